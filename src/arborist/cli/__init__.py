@@ -1,0 +1,71 @@
+"""The `arborist` command: a thin shell over the library, one module per command group."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from arborist import __version__
+from arborist.errors import ArboristError
+
+
+class ArboristGroup(click.Group):
+    """Turns expected failures into one line on stderr and a non-zero exit.
+
+    Set ARBORIST_DEBUG=1 to get the traceback of unexpected errors instead.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ArboristError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("Interrupted; nothing was left half-written.", err=True)
+            ctx.exit(130)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the CLI boundary
+            if os.environ.get("ARBORIST_DEBUG"):
+                raise
+            click.echo(
+                f"Error: unexpected {type(exc).__name__}: {exc} (set ARBORIST_DEBUG=1 for the traceback)",
+                err=True,
+            )
+            ctx.exit(1)
+
+
+@click.group(cls=ArboristGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="arborist")
+def cli() -> None:
+    """Grounded question answering over your own documents.
+
+    \b
+    Quick tour:
+      arborist ingest docs/ --db corpus.db       build or update a corpus
+      arborist search "question" --db corpus.db  ranked chunks, per-route ranks
+      arborist corpus info --db corpus.db        what a store holds
+    """
+
+
+def _register() -> None:
+    from arborist.cli import corpus_cmd, ingest_cmd, search_cmd
+
+    cli.add_command(ingest_cmd.ingest)
+    cli.add_command(search_cmd.search_command)
+    cli.add_command(corpus_cmd.corpus)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="arborist", standalone_mode=True)
+    except KeyboardInterrupt:  # raised outside a command (e.g. while parsing)
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)

@@ -1,0 +1,93 @@
+"""`arborist search`: ranked chunks with each route's rank, one question or a batch."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from arborist.cli.options import db_option, json_option, print_json, print_json_line
+from arborist.corpus.store import open_store
+from arborist.errors import InputError
+from arborist.retrieval import SearchSettings, search
+from arborist.retrieval.routes import ROUTES
+from arborist.retrieval.search import DEFAULT_ROUTES, parse_routes
+
+RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
+
+
+def _read_queries(path: Path) -> Iterator[tuple[str, str]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(f"queries file '{path}' does not exist") from None
+    except UnicodeDecodeError:
+        raise InputError(f"queries file '{path}' is not UTF-8 text") from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"'{path}' line {lineno} is not valid JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
+            raise InputError(f"'{path}' line {lineno}: expected {{\"id\": str, \"question\": str}}")
+        yield str(obj.get("id", lineno)), obj["question"]
+
+
+def _validate_queries(path: Path) -> list[tuple[str, str]]:
+    """Read the whole batch first so a bad line fails before any output is written."""
+    return list(_read_queries(path))
+
+
+@click.command("search")
+@click.argument("question", required=False)
+@db_option
+@click.option("--k", default=20, show_default=True, type=click.IntRange(1, 10_000), help="Results to return.")
+@click.option(
+    "--routes",
+    default=",".join(DEFAULT_ROUTES),
+    show_default=True,
+    help=f"Comma-separated routes to fuse; valid: {', '.join(ROUTES)}.",
+)
+@click.option("--no-title-filter", is_flag=True, help="Keep candidates whose title shares nothing with the question.")
+@click.option(
+    "--queries",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help='Batch mode: a JSONL file of {"id", "question"}; prints one JSON line per query.',
+)
+@json_option
+def search_command(
+    question: str | None,
+    db: Path,
+    k: int,
+    routes: str,
+    no_title_filter: bool,
+    queries: Path | None,
+    as_json: bool,
+) -> None:
+    """Rank chunks of --db for QUESTION by fusing the retrieval routes with RRF."""
+    if (question is None) == (queries is None):
+        raise InputError("give either a QUESTION or --queries FILE.jsonl (not both)")
+    settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=not no_title_filter)
+    with open_store(db) as store:
+        if queries is not None:
+            for qid, text in _validate_queries(queries):
+                result = search(store, text, settings)
+                print_json_line({"id": qid, "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results]})
+            return
+        assert question is not None
+        result = search(store, question, settings)
+    if as_json:
+        print_json({"question": question, "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results]})
+        return
+    if not result.results:
+        click.echo("no results")
+        return
+    for h in result.results:
+        routes = " ".join(f"{r}:{n}" for r, n in h.routes.items())
+        click.echo(f"{h.rank:>3}. {h.title}  [{h.chunk_id}]  score {h.score:.4f}  ({routes})")
+        snippet = " ".join(h.text.split())
+        click.echo(f"     {snippet[:200]}{'…' if len(snippet) > 200 else ''}")

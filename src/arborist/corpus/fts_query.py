@@ -1,0 +1,40 @@
+"""The only way text reaches FTS5 MATCH: tokens, each quoted.
+
+User text is reduced to word tokens and every token is emitted as an FTS5
+string literal, so no question can cause a syntax error or smuggle in an
+operator (AND, NEAR, `*`, `-`, column filters, parentheses).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens, split the way FTS5's unicode61 tokenizer splits."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _literal(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def any_of(tokens: Iterable[str], column: str | None = None) -> str:
+    """`"a" OR "b" ...`, optionally restricted to one column; '' when there are no tokens."""
+    unique = list(dict.fromkeys(t for t in tokens if t))
+    if not unique:
+        return ""
+    expr = " OR ".join(_literal(t) for t in unique)
+    return f"{{{column}}} : ({expr})" if column else expr
+
+
+def any_phrase(phrases: Iterable[Sequence[str]], column: str | None = None) -> str:
+    """`"a b c" OR "d e f"`: each phrase must occur verbatim (modulo stemming)."""
+    unique = list(dict.fromkeys(" ".join(p) for p in phrases if p))
+    if not unique:
+        return ""
+    expr = " OR ".join(_literal(p) for p in unique)
+    return f"{{{column}}} : ({expr})" if column else expr

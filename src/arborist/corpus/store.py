@@ -1,0 +1,361 @@
+"""The SQLite/FTS5 corpus store behind a narrow interface.
+
+Callers ingest documents, run one full-text expression and get ranked chunk
+rows with scores, fetch chunks by id, and read the corpus digest. Nothing
+else leaks, so a server backend (OpenSearch, PostgreSQL) can replace this
+file when a corpus outgrows one machine.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Iterator
+
+from arborist.corpus.chunking import ChunkingSettings, chunk_text
+from arborist.corpus.documents import SourceDocument, corpus_digest, document_id
+from arborist.corpus.migrations import MIGRATIONS, SCHEMA_VERSION
+from arborist.errors import StoreError
+
+STORE_MARKER = "arborist-corpus-store"
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A chunk with the document fields every result needs."""
+
+    chunk_id: str
+    doc_id: str
+    source_id: str
+    title: str
+    ordinal: int
+    start: int
+    end: int
+    n_runes: int
+    text: str
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    chunks_written: int = 0
+    rechunked: bool = False
+    documents: int = 0
+    chunks: int = 0
+    corpus_digest: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "unchanged": self.unchanged,
+            "chunks_written": self.chunks_written,
+            "rechunked": self.rechunked,
+            "documents": self.documents,
+            "chunks": self.chunks,
+            "corpus_digest": self.corpus_digest,
+            "added_ids": self.added,
+            "updated_ids": self.updated,
+        }
+
+
+ProgressFn = Callable[[int], None]
+
+_CHUNK_COLUMNS = (
+    "c.chunk_id, c.doc_id, d.source_id, d.title, c.ordinal, c.start, c.\"end\", c.n_runes, c.text"
+)
+
+
+class CorpusStore:
+    """One corpus in one SQLite file (WAL mode)."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+        self.path = path
+        self.db = db
+
+    # -- lifecycle -------------------------------------------------------
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> CorpusStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing write; a failure or Ctrl-C rolls everything back."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # -- meta ------------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def chunking(self) -> ChunkingSettings | None:
+        raw = self._meta("chunking")
+        return None if raw is None else ChunkingSettings.model_validate_json(raw)
+
+    def digest(self) -> str:
+        return self._meta("corpus_digest") or corpus_digest([])
+
+    def schema_version(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM migrations").fetchone()[0]
+
+    def counts(self) -> tuple[int, int]:
+        docs = self.db.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+        chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        return docs, chunks
+
+    def info(self) -> dict[str, object]:
+        docs, chunks = self.counts()
+        chunking = self.chunking()
+        return {
+            "path": str(self.path),
+            "documents": docs,
+            "chunks": chunks,
+            "corpus_digest": self.digest(),
+            "schema_version": self.schema_version(),
+            "chunking": chunking.model_dump() if chunking else None,
+            "updated_at": self._meta("updated_at"),
+        }
+
+    # -- ingest ----------------------------------------------------------
+
+    def _write_chunks(self, doc_id: str, text: str, title: str, settings: ChunkingSettings) -> int:
+        chunks = chunk_text(text, settings)
+        for ch in chunks:
+            cur = self.db.execute(
+                'INSERT INTO chunks(chunk_id, doc_id, ordinal, start, "end", n_runes, text) '
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (f"{doc_id}#chunk-{ch.ordinal}", doc_id, ch.ordinal, ch.start, ch.end, ch.n_runes, ch.text),
+            )
+            self.db.execute(
+                "INSERT INTO chunks_fts(rowid, body, title) VALUES (?, ?, ?)",
+                (cur.lastrowid, ch.text, title),
+            )
+        return len(chunks)
+
+    def _delete_chunks(self, doc_id: str) -> None:
+        self.db.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
+            (doc_id,),
+        )
+        self.db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+
+    def ingest(
+        self,
+        docs: Sequence[SourceDocument],
+        settings: ChunkingSettings,
+        progress: ProgressFn | None = None,
+    ) -> IngestReport:
+        """Upsert `docs` by source id in one transaction; idempotent for unchanged input.
+
+        A document whose text or title changed replaces its old chunks (FTS
+        rows included). If the chunking settings differ from the store's,
+        every document is re-chunked so the store never mixes settings.
+        """
+        report = IngestReport()
+        with self.transaction():
+            previous = self.chunking()
+            if previous is not None and previous != settings:
+                report.rechunked = True
+                for doc_id, title, text in self.db.execute(
+                    "SELECT doc_id, title, text FROM documents"
+                ).fetchall():
+                    self._delete_chunks(doc_id)
+                    report.chunks_written += self._write_chunks(doc_id, text, title, settings)
+            self._set_meta("chunking", settings.model_dump_json())
+            existing = dict(self.db.execute("SELECT source_id, doc_id FROM documents").fetchall())
+            for doc in docs:
+                new_id = document_id(doc)
+                old_id = existing.get(doc.source_id)
+                if old_id == new_id:
+                    report.unchanged += 1
+                else:
+                    if old_id is not None:
+                        self._delete_chunks(old_id)
+                        self.db.execute("DELETE FROM documents WHERE doc_id = ?", (old_id,))
+                        report.updated.append(doc.source_id)
+                    else:
+                        report.added.append(doc.source_id)
+                    self.db.execute(
+                        "INSERT INTO documents(doc_id, source_id, title, text, n_runes) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (new_id, doc.source_id, doc.title, doc.text, len(doc.text)),
+                    )
+                    report.chunks_written += self._write_chunks(new_id, doc.text, doc.title, settings)
+                if progress is not None:
+                    progress(1)
+            if report.added or report.updated or previous is None:
+                self._set_meta("corpus_digest", corpus_digest(self.iter_documents()))
+                self._set_meta("updated_at", datetime.now(UTC).isoformat(timespec="seconds"))
+        report.documents, report.chunks = self.counts()
+        report.corpus_digest = self.digest()
+        return report
+
+    # -- reading ---------------------------------------------------------
+
+    def iter_documents(self) -> Iterator[SourceDocument]:
+        for source_id, title, text in self.db.execute(
+            "SELECT source_id, title, text FROM documents ORDER BY source_id"
+        ):
+            yield SourceDocument(source_id=source_id, title=title, text=text)
+
+    def document(self, key: str) -> SourceDocument | None:
+        """A document by store id or source id."""
+        row = self.db.execute(
+            "SELECT source_id, title, text FROM documents WHERE doc_id = ? OR source_id = ?",
+            (key, key),
+        ).fetchone()
+        return None if row is None else SourceDocument(source_id=row[0], title=row[1], text=row[2])
+
+    def chunks_by_rowid(self, rowids: Iterable[int]) -> dict[int, ChunkRow]:
+        ids = list(rowids)
+        out: dict[int, ChunkRow] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for row in self.db.execute(
+                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
+                f"WHERE c.id IN ({marks})",
+                part,
+            ):
+                out[row[0]] = ChunkRow(*row[1:])
+        return out
+
+    def chunks_by_id(self, chunk_ids: Iterable[str]) -> dict[str, ChunkRow]:
+        ids = list(chunk_ids)
+        out: dict[str, ChunkRow] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for row in self.db.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
+                f"WHERE c.chunk_id IN ({marks})",
+                part,
+            ):
+                out[row[0]] = ChunkRow(*row)
+        return out
+
+    def rowid_of(self, chunk_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(chunk_ids)
+        marks = ",".join("?" * len(ids))
+        return dict(
+            self.db.execute(f"SELECT chunk_id, id FROM chunks WHERE chunk_id IN ({marks})", ids)
+        )
+
+    def fts(self, expression: str, limit: int, weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, float]]:
+        """Chunk rowids matching an FTS5 expression, best first, with a higher-is-better score.
+
+        `expression` must come from `arborist.corpus.fts_query`: raw user
+        text never reaches MATCH.
+        """
+        if not expression:
+            return []
+        rows = self.db.execute(
+            "SELECT rowid, bm25(chunks_fts, ?, ?) AS s FROM chunks_fts "
+            "WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?",
+            (weights[0], weights[1], expression, limit),
+        ).fetchall()
+        return [(rowid, -score) for rowid, score in rows]
+
+    def texts_by_rowid(self, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(title, text) of chunks by rowid, for re-ranking candidates in Python."""
+        out: dict[int, tuple[str, str]] = {}
+        for start in range(0, len(rowids), 500):
+            part = list(rowids[start : start + 500])
+            marks = ",".join("?" * len(part))
+            for rowid, title, text in self.db.execute(
+                f"SELECT c.id, d.title, c.text FROM chunks c JOIN documents d USING(doc_id) "
+                f"WHERE c.id IN ({marks})",
+                part,
+            ):
+                out[rowid] = (title, text)
+        return out
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout = 5000")
+    return db
+
+
+def _applied(db: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY rowid")]
+
+
+def open_store(path: Path | str, create: bool = False) -> CorpusStore:
+    """Open (and, with `create`, make or migrate) the store at `path`.
+
+    Refuses files that are not arborist stores and stores written by a newer
+    schema, naming the file and what to do.
+    """
+    path = Path(path)
+    if not path.exists():
+        if not create:
+            raise StoreError(
+                f"no corpus store at '{path}'; create one with `arborist ingest PATH --db {path}`"
+            )
+        if not path.parent.exists():
+            raise StoreError(f"folder '{path.parent}' for store '{path}' does not exist")
+        db = _connect(path)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS store_marker (value TEXT NOT NULL)")
+        db.execute("INSERT INTO store_marker VALUES (?)", (STORE_MARKER,))
+    else:
+        if path.is_dir():
+            raise StoreError(f"'{path}' is a folder, not a corpus store file")
+        db = _connect(path)
+        try:
+            marker = db.execute("SELECT value FROM store_marker").fetchone()
+        except sqlite3.DatabaseError:
+            marker = None
+        if marker is None or marker[0] != STORE_MARKER:
+            db.close()
+            raise StoreError(f"'{path}' is not an arborist corpus store")
+        db.execute("PRAGMA journal_mode = WAL")
+    applied = _applied(db)
+    if len(applied) > SCHEMA_VERSION:
+        db.close()
+        raise StoreError(
+            f"store '{path}' has schema version {len(applied)}, newer than this arborist "
+            f"understands ({SCHEMA_VERSION}); upgrade arborist"
+        )
+    # An older store is migrated on open: migrations only add.
+    for fn in MIGRATIONS[len(applied) :]:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            fn(db)
+            db.execute(
+                "INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
+                (fn.__name__, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    return CorpusStore(path, db)

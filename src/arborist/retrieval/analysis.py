@@ -1,0 +1,101 @@
+"""What the routes need to know about a question, computed once per question."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import Stemmer
+
+from arborist.corpus.fts_query import words
+
+# Function words that carry no topic. Kept short on purpose: "war", "first",
+# "new" and the like are content and must stay.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves also many much whose s t don ll re ve d m o y ain shall may might
+    must name named tell give list please
+    """.split()
+)
+
+# Phrases longer than this many tokens are not looked for verbatim; it bounds
+# the work a 100 KB question can cause.
+MAX_PHRASE_TOKENS = 64
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def stem_all(tokens: list[str]) -> list[str]:
+    return _stemmer().stemWords(tokens)
+
+
+def content_tokens(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if t not in STOPWORDS and not (len(t) == 1 and t.isascii())]
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    tokens: list[str]
+    content: list[str]
+    content_stems: frozenset[str]
+
+    stem_pattern: re.Pattern[str] | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, question: str) -> QueryTerms:
+        tokens = words(question)
+        content = list(dict.fromkeys(content_tokens(tokens)))
+        stems = frozenset(stem_all(content))
+        return cls(
+            tokens=tokens,
+            content=content,
+            content_stems=stems,
+            stem_pattern=_stems_pattern(stems),
+        )
+
+    def covered(self, text: str) -> int:
+        """How many distinct content stems occur in `text` as word prefixes.
+
+        One alternation regex over the lower-cased text instead of stemming
+        every word: it keeps coverage re-ranking of hundreds of chunks cheap.
+        """
+        if self.stem_pattern is None:
+            return 0
+        found = {m[:-1] + "i" if m.endswith("y") else m for m in self.stem_pattern.findall(text.lower())}
+        return len(found)
+
+    def ngrams(self, n: int) -> list[list[str]]:
+        """Verbatim n-token windows with at least two content tokens (stopword runs match everything)."""
+        toks = self.tokens[:MAX_PHRASE_TOKENS]
+        grams = []
+        for i in range(len(toks) - n + 1):
+            gram = toks[i : i + n]
+            if len(content_tokens(gram)) >= 2:
+                grams.append(gram)
+        return grams
+
+
+def _stems_pattern(stems: frozenset[str]) -> re.Pattern[str] | None:
+    """Matches any stem at a word start; Snowball's final i ("citi") also matches y."""
+    if not stems:
+        return None
+    bodies = [
+        re.escape(s[:-1]) + "[iy]" if s.endswith("i") else re.escape(s)
+        for s in sorted(stems, key=lambda s: (-len(s), s))
+    ]
+    return re.compile(r"\b(" + "|".join(bodies) + ")")
+
+
+def stems_of(text: str) -> frozenset[str]:
+    return frozenset(stem_all(content_tokens(words(text))))

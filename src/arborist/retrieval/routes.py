@@ -1,0 +1,78 @@
+"""Lexical retrieval routes. Each returns its own ranked list of chunk rowids.
+
+A route is a function `(store, terms, depth) -> [(rowid, score), ...]`,
+best first, registered by name. The registry is the single list of valid
+route names; errors and `--help` read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from arborist.corpus.fts_query import any_of, any_phrase
+from arborist.corpus.store import CorpusStore
+from arborist.retrieval.analysis import QueryTerms
+
+Route = Callable[[CorpusStore, QueryTerms, int], list[tuple[int, float]]]
+ROUTES: dict[str, Route] = {}
+
+
+def route(name: str) -> Callable[[Route], Route]:
+    def register(fn: Route) -> Route:
+        ROUTES[name] = fn
+        return fn
+
+    return register
+
+
+@route("bm25")
+def body_bm25(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
+    """Ordinary topical match: BM25 over chunk bodies for the question's content words."""
+    tokens = terms.content or terms.tokens
+    return store.fts(any_of(tokens, column="body"), depth)
+
+
+@route("title")
+def title_match(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
+    """The entity the question names: BM25 over document titles, earliest chunk first on ties."""
+    hits = store.fts(any_of(terms.content, column="title"), depth * 4)
+    # Every chunk of a document shares its title score; keep the lowest rowid
+    # (first chunk) first so one long document does not flood the list.
+    hits.sort(key=lambda h: (-round(h[1], 9), h[0]))
+    return hits[:depth]
+
+
+@route("keyword")
+def core_keywords(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
+    """Stopword-stripped content tokens, ranked by how many distinct ones a chunk covers.
+
+    BM25 lets one rare word dominate; coverage rewards chunks that mention
+    most of what the question asks about, which is what multi-part questions need.
+    """
+    if not terms.content_stems:
+        return []
+    pool = store.fts(any_of(terms.content), depth * 2)
+    texts = store.texts_by_rowid([rowid for rowid, _ in pool])
+    scored = []
+    for rowid, bm25 in pool:
+        title, text = texts[rowid]
+        scored.append((rowid, terms.covered(title + "\n" + text) + bm25 / 1000.0))
+    scored.sort(key=lambda h: -h[1])
+    return scored[:depth]
+
+
+@route("phrase")
+def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
+    """Verbatim 6- and 5-token windows of the question: catches allusions and quotations.
+
+    6-gram hits rank above 5-gram-only hits; BM25 orders within each.
+    """
+    seen: set[int] = set()
+    out: list[tuple[int, float]] = []
+    for n, bonus in ((6, 1000.0), (5, 0.0)):
+        for rowid, score in store.fts(any_phrase(terms.ngrams(n), column="body"), depth):
+            if rowid not in seen:
+                seen.add(rowid)
+                out.append((rowid, bonus + score))
+    out.sort(key=lambda h: -h[1])
+    return out[:depth]

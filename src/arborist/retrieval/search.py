@@ -1,0 +1,134 @@
+"""Run the routes, apply the title-relevance filter, fuse with RRF.
+
+The result keeps each route's own ranking and what the filter dropped, so a
+missing chunk can be traced to the route that never found it or the filter
+that removed it.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from arborist.corpus.store import CorpusStore
+from arborist.errors import InputError
+from arborist.retrieval.analysis import QueryTerms, stems_of
+from arborist.retrieval.fusion import DEFAULT_RRF_K, rrf
+from arborist.retrieval.routes import ROUTES
+
+DEFAULT_ROUTES = ("bm25", "title", "keyword", "phrase")
+# Routes whose hits bypass the title-relevance filter: a verbatim phrase is
+# evidence of relevance whatever the title says (the allusion case).
+FILTER_ACCEPT_ROUTES = frozenset({"phrase", "title"})
+
+
+def parse_routes(spec: str) -> tuple[str, ...]:
+    """'bm25,title' -> ('bm25', 'title'), refusing unknown names with the valid list."""
+    names = tuple(dict.fromkeys(s.strip() for s in spec.split(",") if s.strip()))
+    if not names:
+        raise InputError(f"no routes given; valid routes: {', '.join(ROUTES)}")
+    unknown = [n for n in names if n not in ROUTES]
+    if unknown:
+        raise InputError(
+            f"unknown route {', '.join(repr(u) for u in unknown)}; valid routes: {', '.join(ROUTES)}"
+        )
+    return names
+
+
+class SearchSettings(BaseModel):
+    """Retrieval knobs; every one of them is part of the answer policy."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    k: int = Field(default=20, ge=1, le=10_000)
+    routes: tuple[str, ...] = DEFAULT_ROUTES
+    route_depth: int = Field(default=100, ge=1, le=10_000)
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
+    route_weights: dict[str, float] = Field(default_factory=dict)
+    title_filter: bool = True
+
+    @field_validator("routes")
+    @classmethod
+    def _known_routes(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return parse_routes(",".join(v))
+
+
+class SearchHit(BaseModel):
+    rank: int
+    chunk_id: str
+    doc_id: str
+    source_id: str
+    title: str
+    score: float
+    routes: dict[str, int]
+    text: str
+
+
+class SearchResult(BaseModel):
+    question: str
+    results: list[SearchHit]
+    route_rankings: dict[str, list[str]] = Field(
+        description="Each route's own ranked chunk ids (up to route_depth)."
+    )
+    filtered_chunk_ids: list[str] = Field(
+        description="Candidates dropped by the title-relevance filter."
+    )
+
+
+def _title_filter(
+    store: CorpusStore, terms: QueryTerms, fused: list[tuple[int, float, dict[str, int]]]
+) -> tuple[list[tuple[int, float, dict[str, int]]], list[int]]:
+    """Drop candidates whose title shares no content stem with the question.
+
+    Accept paths: any hit from a route in FILTER_ACCEPT_ROUTES. If no
+    candidate's title relates to the question at all, the question names no
+    entity the titles know, and filtering would drop everything: keep all.
+    """
+    titles = {rowid: title for rowid, (title, _) in store.texts_by_rowid([f[0] for f in fused]).items()}
+    kept, dropped = [], []
+    any_title_related = False
+    for item in fused:
+        rowid, _, ranks = item
+        related = bool(terms.content_stems & stems_of(titles[rowid]))
+        any_title_related |= related
+        if related or FILTER_ACCEPT_ROUTES.intersection(ranks):
+            kept.append(item)
+        else:
+            dropped.append(rowid)
+    if not any_title_related:
+        return fused, []
+    return kept, dropped
+
+
+def search(store: CorpusStore, question: str, settings: SearchSettings | None = None) -> SearchResult:
+    """Ranked chunks for `question`; any text is accepted (empty text finds nothing)."""
+    settings = settings or SearchSettings()
+    terms = QueryTerms.of(question)
+    per_route: dict[str, list[int]] = {}
+    for name in settings.routes:
+        per_route[name] = [rowid for rowid, _ in ROUTES[name](store, terms, settings.route_depth)]
+    fused = rrf(per_route, k=settings.rrf_k, weights=settings.route_weights)
+    dropped: list[int] = []
+    if settings.title_filter and fused:
+        fused, dropped = _title_filter(store, terms, fused)
+    top = fused[: settings.k]
+    needed = {f[0] for f in top} | set(dropped) | {r for ids in per_route.values() for r in ids}
+    rows = store.chunks_by_rowid(needed)
+    hits = [
+        SearchHit(
+            rank=i,
+            chunk_id=rows[rowid].chunk_id,
+            doc_id=rows[rowid].doc_id,
+            source_id=rows[rowid].source_id,
+            title=rows[rowid].title,
+            score=round(score, 6),
+            routes=ranks,
+            text=rows[rowid].text,
+        )
+        for i, (rowid, score, ranks) in enumerate(top, start=1)
+    ]
+    return SearchResult(
+        question=question,
+        results=hits,
+        route_rankings={n: [rows[r].chunk_id for r in ids] for n, ids in per_route.items()},
+        filtered_chunk_ids=[rows[r].chunk_id for r in dropped],
+    )
