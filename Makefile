@@ -15,9 +15,10 @@ DEMO_CORPUS := src/arborist/demo/corpus
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements-nodeps.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	@touch $@
 
 demo: setup

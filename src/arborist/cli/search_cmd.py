@@ -13,7 +13,7 @@ from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.retrieval import SearchSettings, search
 from arborist.retrieval.routes import ROUTES
-from arborist.retrieval.search import DEFAULT_ROUTES, parse_routes
+from arborist.retrieval.search import DEFAULT_ROUTES, SearchResult, parse_routes, search_many
 
 RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
 
@@ -40,6 +40,19 @@ def _read_queries(path: Path) -> Iterator[tuple[str, str]]:
 def _validate_queries(path: Path) -> list[tuple[str, str]]:
     """Read the whole batch first so a bad line fails before any output is written."""
     return list(_read_queries(path))
+
+
+def _json_result(result: SearchResult) -> dict[str, object]:
+    return {
+        "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results],
+        "unavailable_routes": result.unavailable_routes,
+    }
+
+
+def _warn_unavailable(result: SearchResult) -> bool:
+    for name, reason in result.unavailable_routes.items():
+        click.echo(f"Warning: route '{name}' unavailable: {reason}", err=True)
+    return bool(result.unavailable_routes)
 
 
 @click.command("search")
@@ -74,14 +87,19 @@ def search_command(
     settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=not no_title_filter)
     with open_store(db) as store:
         if queries is not None:
-            for qid, text in _validate_queries(queries):
-                result = search(store, text, settings)
-                print_json_line({"id": qid, "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results]})
+            batch = _validate_queries(queries)
+            warned = False
+            for (qid, _), result in zip(batch, search_many(store, [q for _, q in batch], settings)):
+                if not warned:
+                    warned = _warn_unavailable(result)
+                print_json_line({"id": qid, **_json_result(result)})
             return
-        assert question is not None
+        if question is None:
+            raise InputError("give either a QUESTION or --queries FILE.jsonl")
         result = search(store, question, settings)
+    _warn_unavailable(result)
     if as_json:
-        print_json({"question": question, "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results]})
+        print_json({"question": question, **_json_result(result)})
         return
     if not result.results:
         click.echo("no results")

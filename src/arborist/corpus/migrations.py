@@ -56,4 +56,20 @@ def m001_initial(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m002_vectors(db: sqlite3.Connection) -> None:
+    """Dense vectors beside the text, one per chunk and embedding model (float32 bytes)."""
+    _run(
+        db,
+        """
+        CREATE TABLE vectors (
+            chunk_rowid INTEGER NOT NULL REFERENCES chunks(id),
+            model       TEXT NOT NULL,
+            vec         BLOB NOT NULL,
+            PRIMARY KEY (chunk_rowid, model)
+        )
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
+
 from arborist.corpus.chunking import ChunkingSettings, chunk_text
 from arborist.corpus.documents import SourceDocument, corpus_digest, document_id
 from arborist.corpus.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -78,6 +80,7 @@ class CorpusStore:
     def __init__(self, path: Path, db: sqlite3.Connection) -> None:
         self.path = path
         self.db = db
+        self._vector_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- lifecycle -------------------------------------------------------
 
@@ -139,6 +142,7 @@ class CorpusStore:
             "corpus_digest": self.digest(),
             "schema_version": self.schema_version(),
             "chunking": chunking.model_dump() if chunking else None,
+            "vectors": dict(self.db.execute("SELECT model, COUNT(*) FROM vectors GROUP BY model").fetchall()),
             "updated_at": self._meta("updated_at"),
         }
 
@@ -159,6 +163,10 @@ class CorpusStore:
         return len(chunks)
 
     def _delete_chunks(self, doc_id: str) -> None:
+        self.db.execute(
+            "DELETE FROM vectors WHERE chunk_rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
+            (doc_id,),
+        )
         self.db.execute(
             "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
             (doc_id,),
@@ -214,7 +222,47 @@ class CorpusStore:
                 self._set_meta("updated_at", datetime.now(UTC).isoformat(timespec="seconds"))
         report.documents, report.chunks = self.counts()
         report.corpus_digest = self.digest()
+        self._vector_cache.clear()
         return report
+
+    # -- vectors ---------------------------------------------------------
+
+    def chunks_without_vectors(self, model: str) -> list[tuple[int, str, str]]:
+        """(rowid, title, text) of chunks that have no vector from `model` yet."""
+        return self.db.execute(
+            "SELECT c.id, d.title, c.text FROM chunks c JOIN documents d USING(doc_id) "
+            "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_rowid = c.id AND v.model = ?) "
+            "ORDER BY c.id",
+            (model,),
+        ).fetchall()
+
+    def put_vectors(self, model: str, rowids: Sequence[int], matrix: np.ndarray) -> None:
+        """Store one batch of vectors in its own transaction (an interrupted embed keeps what it did)."""
+        with self.transaction():
+            self.db.executemany(
+                "INSERT OR REPLACE INTO vectors(chunk_rowid, model, vec) VALUES (?, ?, ?)",
+                [(r, model, matrix[i].astype(np.float32).tobytes()) for i, r in enumerate(rowids)],
+            )
+        self._vector_cache.pop(model, None)
+
+    def vector_count(self, model: str) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+
+    def vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of every stored vector of `model`, loaded once per store object."""
+        cached = self._vector_cache.get(model)
+        if cached is None:
+            rows = self.db.execute(
+                "SELECT chunk_rowid, vec FROM vectors WHERE model = ? ORDER BY chunk_rowid", (model,)
+            ).fetchall()
+            rowids = np.array([r[0] for r in rows], dtype=np.int64)
+            matrix = (
+                np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                if rows
+                else np.zeros((0, 0), dtype=np.float32)
+            )
+            cached = self._vector_cache[model] = (rowids, matrix)
+        return cached
 
     # -- reading ---------------------------------------------------------
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
 import Stemmer
 
 from arborist.corpus.fts_query import words
@@ -46,18 +47,23 @@ def content_tokens(tokens: list[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class QueryTerms:
+    question: str
     tokens: list[str]
     content: list[str]
     content_stems: frozenset[str]
 
     stem_pattern: re.Pattern[str] | None = field(default=None, compare=False)
+    vector: np.ndarray | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, question: str) -> QueryTerms:
+    def of(cls, question: str, vector: np.ndarray | None = None) -> QueryTerms:
+        """`vector` is the question's embedding when the caller batched it (batch search)."""
         tokens = words(question)
         content = list(dict.fromkeys(content_tokens(tokens)))
         stems = frozenset(stem_all(content))
         return cls(
+            question=question,
+            vector=vector,
             tokens=tokens,
             content=content,
             content_stems=stems,

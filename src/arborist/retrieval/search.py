@@ -7,15 +7,19 @@ that removed it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from arborist import embedding
 from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.retrieval.analysis import QueryTerms, stems_of
 from arborist.retrieval.fusion import DEFAULT_RRF_K, rrf
-from arborist.retrieval.routes import ROUTES
+from arborist.retrieval.routes import ROUTES, RouteUnavailable
 
-DEFAULT_ROUTES = ("bm25", "title", "keyword", "phrase")
+DEFAULT_ROUTES = ("bm25", "title", "keyword", "phrase", "dense")
 # Routes whose hits bypass the title-relevance filter: a verbatim phrase is
 # evidence of relevance whatever the title says (the allusion case).
 FILTER_ACCEPT_ROUTES = frozenset({"phrase", "title"})
@@ -72,6 +76,9 @@ class SearchResult(BaseModel):
     filtered_chunk_ids: list[str] = Field(
         description="Candidates dropped by the title-relevance filter."
     )
+    unavailable_routes: dict[str, str] = Field(
+        default_factory=dict, description="Requested routes that could not run, with the reason."
+    )
 
 
 def _title_filter(
@@ -99,13 +106,26 @@ def _title_filter(
     return kept, dropped
 
 
-def search(store: CorpusStore, question: str, settings: SearchSettings | None = None) -> SearchResult:
-    """Ranked chunks for `question`; any text is accepted (empty text finds nothing)."""
+def search(
+    store: CorpusStore,
+    question: str,
+    settings: SearchSettings | None = None,
+    vector: np.ndarray | None = None,
+) -> SearchResult:
+    """Ranked chunks for `question`; any text is accepted (empty text finds nothing).
+
+    `vector` is the question's embedding if the caller computed it already
+    (batch search embeds many questions at once).
+    """
     settings = settings or SearchSettings()
-    terms = QueryTerms.of(question)
+    terms = QueryTerms.of(question, vector)
     per_route: dict[str, list[int]] = {}
+    unavailable: dict[str, str] = {}
     for name in settings.routes:
-        per_route[name] = [rowid for rowid, _ in ROUTES[name](store, terms, settings.route_depth)]
+        try:
+            per_route[name] = [rowid for rowid, _ in ROUTES[name](store, terms, settings.route_depth)]
+        except RouteUnavailable as exc:
+            unavailable[name] = str(exc)
     fused = rrf(per_route, k=settings.rrf_k, weights=settings.route_weights)
     dropped: list[int] = []
     if settings.title_filter and fused:
@@ -131,4 +151,18 @@ def search(store: CorpusStore, question: str, settings: SearchSettings | None = 
         results=hits,
         route_rankings={n: [rows[r].chunk_id for r in ids] for n, ids in per_route.items()},
         filtered_chunk_ids=[rows[r].chunk_id for r in dropped],
+        unavailable_routes=unavailable,
     )
+
+
+def search_many(
+    store: CorpusStore, questions: list[str], settings: SearchSettings | None = None
+) -> Iterator[SearchResult]:
+    """Search a batch, embedding questions 32 at a time when the dense route is on."""
+    settings = settings or SearchSettings()
+    use_dense = "dense" in settings.routes and store.vector_count(embedding.MODEL_ID) > 0
+    for start in range(0, len(questions), 32):
+        part = questions[start : start + 32]
+        vectors = embedding.get_embedder().embed(part) if use_dense else [None] * len(part)
+        for question, vector in zip(part, vectors):
+            yield search(store, question, settings, vector)

@@ -1,0 +1,1 @@
+"""Evaluation files bound to a corpus by digest, dataset importers and metrics."""

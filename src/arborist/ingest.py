@@ -1,0 +1,48 @@
+"""Ingest = load + upsert chunks + embed the chunks that have no vector yet.
+
+Chunks are committed first, vectors after in batches, so an interrupted
+embed keeps what it finished and the next ingest embeds only the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from arborist import embedding
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.corpus.loaders import load_documents
+from arborist.corpus.store import IngestReport, open_store
+
+EMBED_COMMIT_BATCH = 256
+
+Progress = Callable[[str, int, int], None]  # (phase, advance, total)
+
+
+def ingest_paths(
+    db: Path,
+    paths: list[Path],
+    settings: ChunkingSettings,
+    embed: bool = True,
+    progress: Progress | None = None,
+) -> tuple[IngestReport, int]:
+    """Ingest `paths` into the store at `db`; returns the report and the number of chunks embedded."""
+    docs = load_documents(paths)
+    with open_store(db, create=True) as store:
+        report = store.ingest(
+            docs, settings, progress=(lambda n: progress("chunking", n, len(docs))) if progress else None
+        )
+        if not embed:
+            return report, 0
+        missing = store.chunks_without_vectors(embedding.MODEL_ID)
+        if not missing:
+            return report, 0
+        embedder = embedding.get_embedder()
+        for start in range(0, len(missing), EMBED_COMMIT_BATCH):
+            part = missing[start : start + EMBED_COMMIT_BATCH]
+            matrix = embedder.embed(
+                [embedding.passage_text(title, text) for _, title, text in part],
+                progress=(lambda n: progress("embedding", n, len(missing))) if progress else None,
+            )
+            store.put_vectors(embedding.MODEL_ID, [rowid for rowid, _, _ in part], matrix)
+        return report, len(missing)
