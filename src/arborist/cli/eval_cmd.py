@@ -13,7 +13,7 @@ from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.retrieval_eval import evaluate_retrieval
-from arborist.retrieval.routes import ROUTES
+from arborist.retrieval.routes import route_names
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
 
 
@@ -28,12 +28,13 @@ def eval_group() -> None:
               help="An arborist-evaluation/1 file bound to this store's corpus digest.")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000), help="Metric cutoff.")
 @click.option("--routes", default=",".join(DEFAULT_ROUTES), show_default=True,
-              help=f"Routes to fuse; valid: {', '.join(ROUTES)}.")
-@click.option("--no-title-filter", is_flag=True, help="Disable the title-relevance filter.")
+              help=f"Routes to fuse; valid: {', '.join(route_names())}.")
+@click.option("--title-filter/--no-title-filter", default=False, show_default=True,
+              help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
 @click.option("--per-query", type=click.Path(path_type=Path, dir_okay=False),
               help="Write one JSON line of scores per measured question here.")
 @json_option
-def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, no_title_filter: bool,
+def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool,
               per_query: Path | None, as_json: bool) -> None:
     """MRR, Recall@k, nDCG@k and hit rate@k of the fused list and of each route alone.
 
@@ -41,7 +42,7 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, no_title_fil
     computed on the ranked list before any evidence cutoff.
     """
     evaluation = load_evaluation(evaluation_path)
-    settings = SearchSettings(routes=parse_routes(routes), title_filter=not no_title_filter)
+    settings = SearchSettings(routes=parse_routes(routes), title_filter=title_filter)
     console = Console(stderr=True)
     with open_store(db) as store, Progress(
         TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -17,7 +17,8 @@ def _row(prof: profiles.Profile) -> dict[str, object]:
         "description": prof.description,
         "size": prof.size,
         "sha256": prof.sha256,
-        "status": profiles.status(prof),
+        "status": (state := profiles.status(prof)),
+        "ready": state == "ready",
         "path": str(prof.path),
     }
 

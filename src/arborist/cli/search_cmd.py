@@ -12,7 +12,7 @@ from arborist.cli.options import db_option, json_option, print_json, print_json_
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.retrieval import SearchSettings, search
-from arborist.retrieval.routes import ROUTES
+from arborist.retrieval.routes import route_names
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchResult, parse_routes, search_many
 
 RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
@@ -63,9 +63,10 @@ def _warn_unavailable(result: SearchResult) -> bool:
     "--routes",
     default=",".join(DEFAULT_ROUTES),
     show_default=True,
-    help=f"Comma-separated routes to fuse; valid: {', '.join(ROUTES)}.",
+    help=f"Comma-separated routes to fuse; valid: {', '.join(route_names())}.",
 )
-@click.option("--no-title-filter", is_flag=True, help="Keep candidates whose title shares nothing with the question.")
+@click.option("--title-filter/--no-title-filter", default=False, show_default=True,
+              help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
 @click.option(
     "--queries",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -77,14 +78,14 @@ def search_command(
     db: Path,
     k: int,
     routes: str,
-    no_title_filter: bool,
+    title_filter: bool,
     queries: Path | None,
     as_json: bool,
 ) -> None:
     """Rank chunks of --db for QUESTION by fusing the retrieval routes with RRF."""
     if (question is None) == (queries is None):
         raise InputError("give either a QUESTION or --queries FILE.jsonl (not both)")
-    settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=not no_title_filter)
+    settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=title_filter)
     with open_store(db) as store:
         if queries is not None:
             batch = _validate_queries(queries)

@@ -81,6 +81,7 @@ class CorpusStore:
         self.path = path
         self.db = db
         self._vector_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._titles: list[tuple[str, str, int]] | None = None
 
     # -- lifecycle -------------------------------------------------------
 
@@ -223,7 +224,17 @@ class CorpusStore:
         report.documents, report.chunks = self.counts()
         report.corpus_digest = self.digest()
         self._vector_cache.clear()
+        self._titles = None
         return report
+
+    def titles(self) -> list[tuple[str, str, int]]:
+        """(doc_id, title, rowid of the document's first chunk) for every document, cached."""
+        if self._titles is None:
+            self._titles = self.db.execute(
+                "SELECT d.doc_id, d.title, MIN(c.id) FROM documents d JOIN chunks c USING(doc_id) "
+                "GROUP BY d.doc_id"
+            ).fetchall()
+        return self._titles
 
     # -- vectors ---------------------------------------------------------
 

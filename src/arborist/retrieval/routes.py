@@ -16,6 +16,7 @@ from arborist.corpus.fts_query import any_of, any_phrase
 from arborist.corpus.store import CorpusStore
 from arborist.errors import ArboristError
 from arborist.retrieval.analysis import QueryTerms
+from arborist.retrieval.bridge import bridge_ranking
 
 
 class RouteUnavailable(ArboristError):
@@ -23,6 +24,16 @@ class RouteUnavailable(ArboristError):
 
 Route = Callable[[CorpusStore, QueryTerms, int], list[tuple[int, float]]]
 ROUTES: dict[str, Route] = {}
+
+# Second-stage routes rank from the first-stage fusion's best chunks:
+# (store, seed rowids best first, depth) -> ranked rowids.
+StagedRoute = Callable[[CorpusStore, list[int], int], list[int]]
+STAGED_ROUTES: dict[str, StagedRoute] = {"bridge": bridge_ranking}
+
+
+def route_names() -> list[str]:
+    """Every valid route name, from the registries (never a hand-kept list)."""
+    return [*ROUTES, *STAGED_ROUTES]
 
 
 def route(name: str) -> Callable[[Route], Route]:
