@@ -12,6 +12,11 @@ from arborist import __version__
 from arborist.errors import ArboristError
 
 
+def one_line(message: str) -> str:
+    """Errors are one line: user data (ids, titles) may carry newlines."""
+    return " ".join(message.split("\n")).strip()
+
+
 class ArboristGroup(click.Group):
     """Turns expected failures into one line on stderr and a non-zero exit.
 
@@ -22,7 +27,7 @@ class ArboristGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ArboristError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("Interrupted; nothing was left half-written.", err=True)
@@ -33,7 +38,8 @@ class ArboristGroup(click.Group):
             if os.environ.get("ARBORIST_DEBUG"):
                 raise
             click.echo(
-                f"Error: unexpected {type(exc).__name__}: {exc} (set ARBORIST_DEBUG=1 for the traceback)",
+                f"Error: unexpected {type(exc).__name__}: {one_line(str(exc))} "
+                "(set ARBORIST_DEBUG=1 for the traceback)",
                 err=True,
             )
             ctx.exit(1)

@@ -38,7 +38,9 @@ def ingest(
     try:
         settings = ChunkingSettings(chunk_runes=chunk_runes, overlap_runes=overlap_runes)
     except ValidationError as exc:
-        raise InputError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        err = exc.errors()[0]
+        option = f"--{str(err['loc'][0]).replace('_', '-')}: " if err["loc"] else ""
+        raise InputError(option + err["msg"].removeprefix("Value error, ")) from None
     console = Console(stderr=True)
     tasks: dict[str, TaskID] = {}
     with Progress(

@@ -21,7 +21,7 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a BOM must not hide the first heading
     except UnicodeDecodeError as exc:
         raise InputError(
             f"'{path}' is not UTF-8 text (invalid byte at position {exc.start}); "
@@ -31,14 +31,20 @@ def _read_text(path: Path) -> str:
         raise InputError(f"cannot read '{path}': {exc.strerror or exc}") from None
 
 
+_SETEXT_RULE = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+
+
 def title_of(text: str, fallback: str) -> str:
-    """First Markdown heading (or first non-empty line of a .txt), else the file name."""
-    for line in text.splitlines():
+    """The first Markdown heading (ATX `# Title` or setext `Title` over `===`), else `fallback`."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         if not line.strip():
             continue
         m = _HEADING.match(line)
         if m:
             return m.group(1)
+        if i + 1 < len(lines) and _SETEXT_RULE.match(lines[i + 1]):
+            return line.strip()
         break
     return fallback
 
@@ -137,7 +143,7 @@ def load_documents(paths: list[Path]) -> list[SourceDocument]:
                 if doc.source_id.startswith("sha256:") and prev == doc:
                     continue
                 raise InputError(
-                    f"duplicate document id '{doc.source_id}' (in '{path}' and '{origin[doc.source_id]}')"
+                    f"duplicate document id {doc.source_id!r} (in '{path}' and '{origin[doc.source_id]}')"
                 )
             if not doc.text:
                 raise InputError(f"document '{doc.source_id}' in '{path}' has empty text")
