@@ -12,7 +12,7 @@ from pathlib import Path
 from arborist import embedding
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.loaders import load_documents
-from arborist.corpus.store import IngestReport, open_store
+from arborist.corpus.store import CorpusStore, IngestReport, open_store
 
 EMBED_COMMIT_BATCH = 256
 
@@ -34,15 +34,20 @@ def ingest_paths(
         )
         if not embed:
             return report, 0
-        missing = store.chunks_without_vectors(embedding.MODEL_ID)
-        if not missing:
-            return report, 0
-        embedder = embedding.get_embedder()
-        for start in range(0, len(missing), EMBED_COMMIT_BATCH):
-            part = missing[start : start + EMBED_COMMIT_BATCH]
-            matrix = embedder.embed(
-                [embedding.passage_text(title, text) for _, title, text in part],
-                progress=(lambda n: progress("embedding", n, len(missing))) if progress else None,
-            )
-            store.put_vectors(embedding.MODEL_ID, [rowid for rowid, _, _ in part], matrix)
-        return report, len(missing)
+        return report, embed_missing(store, progress)
+
+
+def embed_missing(store: CorpusStore, progress: Progress | None = None) -> int:
+    """Embed every chunk without a vector, committing in batches; returns how many."""
+    missing = store.chunks_without_vectors(embedding.MODEL_ID)
+    if not missing:
+        return 0
+    embedder = embedding.get_embedder()
+    for start in range(0, len(missing), EMBED_COMMIT_BATCH):
+        part = missing[start : start + EMBED_COMMIT_BATCH]
+        matrix = embedder.embed(
+            [embedding.passage_text(title, text) for _, title, text in part],
+            progress=(lambda n: progress("embedding", n, len(missing))) if progress else None,
+        )
+        store.put_vectors(embedding.MODEL_ID, [rowid for rowid, _, _ in part], matrix)
+    return len(missing)

@@ -59,13 +59,15 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from arborist.cli import corpus_cmd, datasets_cmd, eval_cmd, ingest_cmd, search_cmd
+    from arborist.cli import answer_cmd, corpus_cmd, datasets_cmd, eval_cmd, ingest_cmd, search_cmd
 
     cli.add_command(ingest_cmd.ingest)
     cli.add_command(search_cmd.search_command)
     cli.add_command(corpus_cmd.corpus)
     cli.add_command(eval_cmd.eval_group)
     cli.add_command(datasets_cmd.datasets)
+    cli.add_command(answer_cmd.query)
+    cli.add_command(answer_cmd.ask)
 
 
 _register()

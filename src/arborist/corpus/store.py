@@ -319,6 +319,16 @@ class CorpusStore:
                 out[row[0]] = ChunkRow(*row)
         return out
 
+    def all_chunks(self) -> list[ChunkRow]:
+        """Every chunk in document order; for small stores (the single-document path)."""
+        return [
+            ChunkRow(*row)
+            for row in self.db.execute(
+                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
+                "ORDER BY d.source_id, c.ordinal"
+            )
+        ]
+
     def rowid_of(self, chunk_ids: Iterable[str]) -> dict[str, int]:
         ids = list(chunk_ids)
         marks = ",".join("?" * len(ids))

@@ -1,0 +1,1 @@
+"""The answer path: modes, contract, record and the pipeline that ties the boundaries."""

@@ -1,0 +1,101 @@
+"""Answer modes: the JSON shape the model must produce, and its schema.
+
+The pydantic models are the single definition: the JSON schema sent to the
+provider (to constrain generation) and the contract's validation both come
+from them, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arborist.errors import InputError
+
+PROMPT_VERSION = "v1"
+
+
+class Quote(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    evidence_id: str
+    text: str
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    evidence_ids: list[str]
+    quote: str
+
+
+class PointerClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    evidence_ids: list[str]
+
+
+class QuoteAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    quotes: list[Quote]
+    abstained_requests: list[str] = Field(default_factory=list)
+
+
+class ClaimLatticeAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    claims: list[Claim]
+    abstained_requests: list[str] = Field(default_factory=list)
+
+
+class PointerAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    claims: list[PointerClaim]
+    abstained_requests: list[str] = Field(default_factory=list)
+
+
+ANSWER_MODELS: dict[str, type[BaseModel]] = {
+    "quote": QuoteAnswer,
+    "claim_lattice": ClaimLatticeAnswer,
+    "claim_lattice_pointer": PointerAnswer,
+}
+MODES = tuple(ANSWER_MODELS)
+
+
+def check_mode(mode: str) -> str:
+    if mode not in ANSWER_MODELS:
+        raise InputError(f"unknown answer mode {mode!r}; valid modes: {', '.join(MODES)}")
+    return mode
+
+
+def _strict(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline $defs and require every property: grammar builders handle plain schemas best."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].rsplit("/", 1)[1]])
+            out = {k: walk(v) for k, v in node.items() if k not in ("title", "default")}
+            if out.get("type") == "object" and "properties" in out:
+                out["required"] = list(out["properties"])
+                out["additionalProperties"] = False
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
+def json_schema(mode: str) -> dict[str, Any]:
+    return _strict(ANSWER_MODELS[check_mode(mode)].model_json_schema())
+
+
+def system_prompt(mode: str, version: str = PROMPT_VERSION) -> str:
+    """The versioned system prompt file for `mode`, shipped in the package."""
+    path = resources.files("arborist") / "prompts" / version / f"system_{check_mode(mode)}.txt"
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no prompt version {version!r} for mode {mode!r}") from None

@@ -1,0 +1,158 @@
+"""The answer path: retrieve -> select -> admit -> assemble -> generate -> contract.
+
+Each boundary is timed and recorded. Nothing here raises for a bad model
+answer: the contract result says what went wrong and the record keeps it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from arborist.answer.contract import check_contract
+from arborist.answer.modes import json_schema, system_prompt
+from arborist.answer.record import AnswerRecord, EvidenceEntry, PromptRecord
+from arborist.corpus.documents import SourceDocument
+from arborist.corpus.store import CorpusStore, open_store
+from arborist.errors import InputError
+from arborist.evidence.admission import EvidenceChunk, admit
+from arborist.governance.canonical import tagged_digest
+from arborist.ingest import embed_missing
+from arborist.governance.policy import AnswerPolicy, governance_policy_hash
+from arborist.models.base import Message, Provider
+from arborist.prompting.layouts import evidence_id, render_user_payload
+from arborist.retrieval.search import SearchHit, SearchResult, search
+
+MAX_QUESTION_CHARS = 20_000
+
+
+def check_question(question: str) -> str:
+    if not question.strip():
+        raise InputError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question has {len(question):,} characters; the answer path takes at most {MAX_QUESTION_CHARS:,}"
+        )
+    return question
+
+
+@contextmanager
+def _timed(timings: dict[str, float], name: str) -> Iterator[None]:
+    t = time.perf_counter()
+    yield
+    timings[name] = round(time.perf_counter() - t, 6)
+
+
+def build_messages(question: str, chunks: Sequence[EvidenceChunk], policy: AnswerPolicy, role: str) -> list[Message]:
+    return [
+        Message(role="system", content=system_prompt(policy.mode, policy.prompt_version)),
+        Message(
+            role="user",
+            content=render_user_payload(
+                question, chunks, policy.effective_layout, role=role, max_reminder_chars=policy.max_reminder_chars
+            ),
+        ),
+    ]
+
+
+def answer_from_ranked(
+    question: str,
+    result: SearchResult,
+    policy: AnswerPolicy,
+    provider: Provider,
+    corpus_digest: str | None,
+    timings: dict[str, float],
+    role: str = "retrieved",
+) -> AnswerRecord:
+    """Every boundary after retrieval, for a ranked list however it was produced."""
+    ranked = [
+        EvidenceChunk(chunk_id=h.chunk_id, source_id=h.source_id, title=h.title, text=h.text)
+        for h in result.results
+    ]
+    with _timed(timings, "admit"):
+        admission = admit(ranked, policy.evidence_k, policy.context_runes)
+    with _timed(timings, "assemble"):
+        messages = build_messages(question, admission.admitted, policy, role)
+        schema = json_schema(policy.mode)
+        evidence = [
+            EvidenceEntry(evidence_id=evidence_id(i), chunk_id=c.chunk_id, source_id=c.source_id, title=c.title, text=c.text)
+            for i, c in enumerate(admission.admitted)
+        ]
+    with _timed(timings, "generate"):
+        completion = provider.complete(messages, policy.generation, json_schema=schema)
+    with _timed(timings, "contract"):
+        contract = check_contract(
+            policy.mode, completion.text, [e.evidence_id for e in evidence], provider_error=completion.error
+        )
+        by_eid = {e.evidence_id: e.chunk_id for e in evidence}
+        citations = [by_eid[e] for e in contract.cited_evidence_ids if e in by_eid]
+    return AnswerRecord(
+        question=question,
+        corpus_digest=corpus_digest,
+        policy=policy.model_dump(mode="json"),
+        governance_policy_hash=governance_policy_hash(policy),
+        ranked_chunk_ids=[h.chunk_id for h in result.results],
+        route_ranks={h.chunk_id: h.routes for h in result.results},
+        unavailable_routes=result.unavailable_routes,
+        selected_chunk_ids=admission.selected_chunk_ids,
+        admitted_chunk_ids=admission.admitted_chunk_ids,
+        omitted_chunk_ids=admission.omitted_chunk_ids,
+        omissions=admission.omitted,
+        used_runes=admission.used_runes,
+        max_runes=admission.max_runes,
+        evidence=evidence,
+        prompt=PromptRecord(
+            messages=messages,
+            sha256=tagged_digest("arborist-prompt/1", [m.model_dump() for m in messages]),
+            json_schema=schema,
+            layout=policy.effective_layout,
+        ),
+        completion=completion,
+        contract=contract,
+        citation_chunk_ids=citations,
+        timings=timings,
+    )
+
+
+def answer_question(store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider) -> AnswerRecord:
+    """Answer `question` from the corpus in `store`."""
+    check_question(question)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    with _timed(timings, "retrieve"):
+        result = search(store, question, policy.search)
+    record = answer_from_ranked(question, result, policy, provider, store.digest(), timings)
+    record.timings["total"] = round(time.perf_counter() - t0, 6)
+    return record
+
+
+def answer_document(doc: SourceDocument, question: str, policy: AnswerPolicy, provider: Provider) -> AnswerRecord:
+    """The single-document path: chunk `doc` with the policy's chunking, rank its chunks
+    against the question with the same routes, then admit and answer the same way.
+
+    Chunks no route found follow in document order, so the whole document
+    stays a candidate when the budget allows.
+    """
+    check_question(question)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    with _timed(timings, "retrieve"), tempfile.TemporaryDirectory(prefix="arborist-ask-") as tmp:
+        with open_store(Path(tmp) / "doc.db", create=True) as store:
+            store.ingest([doc], policy.chunking)
+            embed_missing(store)
+            chunks = store.all_chunks()
+            result = search(store, question, policy.search.model_copy(update={"k": len(chunks)}))
+            digest = store.digest()
+    found = {h.chunk_id for h in result.results}
+    tail = [
+        SearchHit(rank=len(found) + i, chunk_id=c.chunk_id, doc_id=c.doc_id, source_id=c.source_id,
+                  title=c.title, score=0.0, routes={}, text=c.text)
+        for i, c in enumerate((c for c in chunks if c.chunk_id not in found), start=1)
+    ]
+    result = result.model_copy(update={"results": result.results + tail})
+    record = answer_from_ranked(question, result, policy, provider, digest, timings, role="document")
+    record.timings["total"] = round(time.perf_counter() - t0, 6)
+    return record

@@ -1,0 +1,70 @@
+"""The answer record: everything one answer went through, boundary by boundary.
+
+Reading a failing answer means comparing the id sets in order: ranked ->
+selected (EvidenceK) -> admitted (rune budget) -> cited. The record keeps the
+exact prompt bytes and raw provider response so nothing has to be re-run to
+see what the model was shown and what it said.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from uuid import uuid4
+
+from pydantic import BaseModel, Field
+
+from arborist.answer.contract import ContractResult
+from arborist.evidence.admission import Omission
+from arborist.models.base import Completion, Message
+
+RECORD_FORMAT = "arborist-answer/1"
+
+
+class EvidenceEntry(BaseModel):
+    evidence_id: str
+    chunk_id: str
+    source_id: str
+    title: str
+    text: str
+
+
+class PromptRecord(BaseModel):
+    messages: list[Message]
+    sha256: str = Field(description="digest of the canonical JSON of the messages")
+    json_schema: dict[str, Any] | None
+    layout: str = Field(description="the layout actually rendered (quote mode turns per_chunk into bookend)")
+
+
+class AnswerRecord(BaseModel):
+    format: str = RECORD_FORMAT
+    record_id: str = Field(default_factory=lambda: uuid4().hex)
+    created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    question: str
+    corpus_digest: str | None
+    policy: dict[str, Any]
+    governance_policy_hash: str
+
+    ranked_chunk_ids: list[str]
+    route_ranks: dict[str, dict[str, int]] = Field(description="{chunk_id: {route: rank}} of the ranked list")
+    unavailable_routes: dict[str, str] = Field(default_factory=dict)
+    selected_chunk_ids: list[str]
+    admitted_chunk_ids: list[str]
+    omitted_chunk_ids: list[str]
+    omissions: list[Omission]
+    used_runes: int
+    max_runes: int
+    evidence: list[EvidenceEntry]
+
+    prompt: PromptRecord
+    completion: Completion
+    contract: ContractResult
+    citation_chunk_ids: list[str]
+    timings: dict[str, float] = Field(description="seconds per boundary")
+
+    cache_hit: bool = False
+    extra: dict[str, Any] = Field(default_factory=dict, description="later boundaries (verifier, guards)")
+
+    @property
+    def ok(self) -> bool:
+        return self.contract.valid

@@ -1,0 +1,69 @@
+"""The answer policy: every knob that changes an answer, typed and versioned.
+
+`governance_policy_hash` covers all of it and partitions the answer cache;
+a verifier change has its own hash so re-verifying never looks like a new
+answer, and a layout change never changes the verifier hash.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from arborist.answer.modes import MODES, PROMPT_VERSION, check_mode
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.errors import InputError
+from arborist.governance.canonical import tagged_digest
+from arborist.models.base import GenerationSettings
+from arborist.prompting.layouts import DEFAULT_MAX_REMINDER_CHARS, LAYOUTS, check_layout
+from arborist.retrieval.search import SearchSettings
+
+POLICY_VERSION = 1
+GOVERNANCE_TAG = "arborist-governance-policy/1"
+
+
+class AnswerPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = POLICY_VERSION
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    evidence_k: int = Field(default=5, ge=1, le=1000)
+    context_runes: int = Field(default=12_000, ge=100, le=10_000_000)
+    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
+    layout: str = Field(default="tail", description=f"one of {', '.join(LAYOUTS)}")
+    mode: str = Field(default="claim_lattice", description=f"one of {', '.join(MODES)}")
+    prompt_version: str = PROMPT_VERSION
+    max_reminder_chars: int = Field(default=DEFAULT_MAX_REMINDER_CHARS, ge=16)
+    model_id: str
+    generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    guard_demote_missed_answer: bool = False
+
+    @field_validator("layout")
+    @classmethod
+    def _layout(cls, v: str) -> str:
+        return check_layout(v)
+
+    @field_validator("mode")
+    @classmethod
+    def _mode(cls, v: str) -> str:
+        return check_mode(v)
+
+    @property
+    def effective_layout(self) -> str:
+        """`per_chunk` reminders would sit inside quoted evidence in quote mode: use bookend."""
+        return "bookend" if self.mode == "quote" and self.layout == "per_chunk" else self.layout
+
+
+def governance_policy_hash(policy: AnswerPolicy) -> str:
+    return tagged_digest(GOVERNANCE_TAG, policy.model_dump(mode="json"))
+
+
+def build_policy(**values: object) -> AnswerPolicy:
+    """An AnswerPolicy from CLI/user values, with a one-line error for bad ones."""
+    try:
+        return AnswerPolicy(**values)  # type: ignore[arg-type]
+    except InputError:
+        raise
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise InputError(f"policy value {where}: {err['msg'].removeprefix('Value error, ')}") from None

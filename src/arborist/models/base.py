@@ -1,0 +1,59 @@
+"""The provider interface: messages + optional JSON schema + settings -> Completion.
+
+One method per provider, so a new backend is a small class. Providers never
+raise on a failed call after their own retries: the failure comes back as a
+Completion with `error` set, so the answer record keeps it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class GenerationSettings(BaseModel):
+    """Every knob that changes output; part of the governance policy hash."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=512, ge=1, le=32_768)
+    seed: int = 0
+    top_p: float = Field(default=1.0, gt=0.0, le=1.0)
+
+
+class Completion(BaseModel):
+    """What one provider call produced (or why it produced nothing)."""
+
+    text: str = ""
+    model_id: str
+    provider: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    timings: dict[str, float] = Field(default_factory=dict, description="seconds, by phase")
+    finish_reason: str | None = None
+    error: str | None = Field(default=None, description="set when the call failed; text is then empty")
+    attempts: int = 1
+    raw: dict[str, Any] | None = Field(default=None, description="provider response body, when there is one")
+
+
+class Provider(Protocol):
+    """A model backend. `model_id` names the exact weights or remote model."""
+
+    name: str
+    model_id: str
+
+    def complete(
+        self,
+        messages: list[Message],
+        settings: GenerationSettings,
+        json_schema: dict[str, Any] | None = None,
+    ) -> Completion: ...

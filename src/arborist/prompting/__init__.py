@@ -1,0 +1,1 @@
+"""Prompt assembly: evidence map, user-payload layouts, versioned templates."""
