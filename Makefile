@@ -5,7 +5,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-ARBORIST_CACHE ?= $(HOME)/.cache/arborist
+export ARBORIST_CACHE ?= $(HOME)/.cache/arborist
+WHEELS := $(ARBORIST_CACHE)/wheels
+LLAMA := llama-cpp-python==0.3.36
 export PIP_CACHE_DIR ?= $(ARBORIST_CACHE)/pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_DB := .arborist/demo.db
@@ -17,17 +19,28 @@ setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml requirements-nodeps.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	@mkdir -p $(WHEELS)
+	@# llama-cpp-python compiles llama.cpp (~6 min on 2 cores): build the wheel once into the cache.
+	@ls $(WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || \
+		{ echo "building $(LLAMA) into $(WHEELS) (once, ~6 minutes)"; \
+		  $(BIN)/python -m pip wheel --quiet --no-deps -w $(WHEELS) $(LLAMA); }
+	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test,bench]'
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	@touch $@
 
 demo: setup
+	$(BIN)/arborist models prepare
 	@mkdir -p $(dir $(DEMO_DB))
 	$(BIN)/arborist ingest $(DEMO_CORPUS) --db $(DEMO_DB)
 	$(BIN)/arborist search "How long is the refund window for annual plans?" --db $(DEMO_DB) --k 3
+	$(BIN)/arborist query "How long is the refund window for annual plans, and what is the Team plan's price per seat?" --db $(DEMO_DB)
 
+# Tests that need a local model run for real: the models are prepared first
+# and ARBORIST_REQUIRE_MODELS makes a missing one a failure, never a skip.
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/arborist models prepare smollm2-135m
+	$(BIN)/arborist models prepare qwen2.5-1.5b
+	ARBORIST_REQUIRE_MODELS=1 $(BIN)/python -m pytest -q
 
 clean:
 	rm -rf $(VENV) .arborist

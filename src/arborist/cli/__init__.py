@@ -59,7 +59,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from arborist.cli import answer_cmd, corpus_cmd, datasets_cmd, eval_cmd, ingest_cmd, search_cmd
+    from arborist.cli import answer_cmd, corpus_cmd, datasets_cmd, eval_cmd, ingest_cmd, models_cmd, search_cmd
 
     cli.add_command(ingest_cmd.ingest)
     cli.add_command(search_cmd.search_command)
@@ -68,6 +68,7 @@ def _register() -> None:
     cli.add_command(datasets_cmd.datasets)
     cli.add_command(answer_cmd.query)
     cli.add_command(answer_cmd.ask)
+    cli.add_command(models_cmd.models)
 
 
 _register()

@@ -1,0 +1,155 @@
+"""The default provider: a GGUF model run in-process by llama.cpp (llama-cpp-python).
+
+llama_cpp is imported lazily so that everything else in arborist works (and
+tests run) without it. Loaded models are cached per (path, n_ctx) for the life
+of the process, because loading costs seconds and answers come in batches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import time
+from typing import Any
+
+from arborist.errors import ArboristError
+from arborist.models.base import Completion, GenerationSettings, Message
+from arborist.models.profiles import ResolvedModel, resolve
+
+N_THREADS = 2
+_MISSING = "the local model needs llama-cpp-python; run `make setup`"
+_TOO_LONG = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
+
+_loaded: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
+_load_lock = threading.Lock()
+
+
+def _llama_class() -> Any:
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:
+        raise ArboristError(_MISSING) from exc
+    return Llama
+
+
+def _too_long(n_tokens: int, n_ctx: int) -> str:
+    return f"prompt has {n_tokens} tokens, more than the model's context of {n_ctx}"
+
+
+class LocalProvider:
+    """llama.cpp on this machine; schema-constrained through a JSON-schema grammar."""
+
+    name = "local"
+
+    def __init__(self, model: str | None = None, *, n_threads: int = N_THREADS) -> None:
+        self._llama = _llama_class()  # fail at construction, before any retrieval work
+        self.resolved: ResolvedModel = resolve(model)
+        self.model_id = self.resolved.model_id
+        self.n_threads = n_threads
+
+    def _get(self, seed: int) -> tuple[Any, threading.Lock, float | None]:
+        """The cached Llama for this model, loading it if needed; load time if it was loaded now."""
+        key = (str(self.resolved.path), self.resolved.n_ctx)
+        with _load_lock:
+            if key in _loaded:
+                llm, lock = _loaded[key]
+                return llm, lock, None
+            start = time.monotonic()
+            try:
+                llm = self._llama(
+                    model_path=key[0],
+                    n_ctx=self.resolved.n_ctx,
+                    n_threads=self.n_threads,
+                    seed=seed,
+                    verbose=False,
+                )
+            except (ValueError, RuntimeError, OSError) as exc:
+                raise ArboristError(f"llama.cpp could not load {key[0]}: {exc}") from exc
+            lock = threading.Lock()
+            _loaded[key] = (llm, lock)
+            return llm, lock, time.monotonic() - start
+
+    def _fail(self, error: str, timings: dict[str, float], prompt_tokens: int | None = None) -> Completion:
+        return Completion(
+            model_id=self.model_id, provider=self.name, error=error, timings=timings, prompt_tokens=prompt_tokens
+        )
+
+    def complete(
+        self,
+        messages: list[Message],
+        settings: GenerationSettings,
+        json_schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        llm, lock, load_s = self._get(settings.seed)
+        timings: dict[str, float] = {} if load_s is None else {"load_s": load_s}
+        n_ctx = int(llm.n_ctx())
+        with lock:
+            # Lower bound of the templated prompt: catches hopeless prompts before any work.
+            floor = sum(len(llm.tokenize(m.content.encode("utf-8"), add_bos=False)) for m in messages)
+            if floor >= n_ctx:
+                return self._fail(_too_long(floor, n_ctx), timings, floor)
+            kwargs: dict[str, Any] = {
+                "messages": [m.model_dump() for m in messages],
+                "temperature": settings.temperature,
+                "max_tokens": settings.max_tokens,
+                "top_p": settings.top_p,
+                "seed": settings.seed,
+            }
+            if json_schema is not None:
+                kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
+            _reset_perf(llm)
+            start = time.monotonic()
+            try:
+                response = llm.create_chat_completion(**kwargs)
+            except ValueError as exc:
+                match = _TOO_LONG.search(str(exc))
+                if match:
+                    n = int(match.group(1))
+                    return self._fail(_too_long(n, int(match.group(2))), timings, n)
+                return self._fail(f"local generation failed: {exc}", timings)
+            except Exception as exc:  # noqa: BLE001 - a failed call is recorded, not raised
+                return self._fail(f"local generation failed: {type(exc).__name__}: {exc}", timings)
+            timings["generate_s"] = time.monotonic() - start
+            timings.update(_perf(llm))
+        return _to_completion(response, self.model_id, self.name, timings)
+
+
+def _to_completion(response: dict[str, Any], model_id: str, provider: str, timings: dict[str, float]) -> Completion:
+    choice = response["choices"][0]
+    usage = response.get("usage") or {}
+    return Completion(
+        text=choice["message"].get("content") or "",
+        model_id=model_id,
+        provider=provider,
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+        timings=timings,
+        finish_reason=choice.get("finish_reason"),
+        raw=response,
+    )
+
+
+def _reset_perf(llm: Any) -> None:
+    """llama.cpp's own per-phase counters; best effort (private API, may change)."""
+    with contextlib.suppress(Exception):  # timings are optional
+        import llama_cpp
+
+        llama_cpp.llama_perf_context_reset(llm._ctx.ctx)
+
+
+def _perf(llm: Any) -> dict[str, float]:
+    """Prompt-eval and generation seconds as llama.cpp measured them (empty if unavailable)."""
+    try:
+        import llama_cpp
+
+        data = llama_cpp.llama_perf_context(llm._ctx.ctx)
+        return {"prompt_eval_s": data.t_p_eval_ms / 1000.0, "eval_s": data.t_eval_ms / 1000.0}
+    except Exception:  # noqa: BLE001 - timings are optional
+        return {}
+
+
+def loaded_models() -> list[str]:
+    """Paths of the models held in this process (for diagnostics and tests)."""
+    with _load_lock:
+        return [path for path, _ in _loaded]

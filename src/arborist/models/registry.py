@@ -1,0 +1,35 @@
+"""Turns the CLI's model options into a Provider, importing only the backend asked for."""
+
+from __future__ import annotations
+
+from arborist.errors import ArboristError
+from arborist.models.base import Provider
+from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
+from arborist.models.profiles import DEFAULT_PROFILE, get_profile
+
+
+def make_provider(
+    model: str | None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+) -> Provider:
+    """base_url -> HTTP server (model names the server's model); "scripted" -> test double;
+    otherwise a local profile name or a .gguf path (default profile when None)."""
+    if base_url:
+        from arborist.models.openai_compat import OpenAIProvider
+
+        if not model:
+            raise ArboristError("--base-url needs --model: the model name the server should use")
+        return OpenAIProvider(model, base_url, api_key_env=api_key_env, timeout=timeout, retries=retries)
+    if model == "scripted":
+        from arborist.models.scripted import ScriptedProvider
+
+        return ScriptedProvider()
+    spec = model or DEFAULT_PROFILE
+    if not spec.endswith(".gguf"):
+        get_profile(spec)  # unknown names fail here, before llama_cpp is imported
+    from arborist.models.local import LocalProvider
+
+    return LocalProvider(spec)

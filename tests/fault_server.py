@@ -1,0 +1,126 @@
+"""A misbehaving OpenAI-compatible server on 127.0.0.1, for testing the HTTP provider.
+
+Each request takes the next queued behaviour (default "ok"):
+  ok          200 with a canned chat completion (`reply` text)
+  slow        sleep `slow_seconds` before answering (longer than the client timeout)
+  500 / 503   server error;  429: rate limited (with Retry-After if `retry_after` is set)
+  400         client error (must not be retried)
+  malformed   200 with a body that is not JSON
+  no_choices  200 with JSON lacking `choices`
+  drop        close the connection without any response
+Requests are recorded (path, headers, JSON body) so tests can check what was sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FaultServer:
+    reply: str = '{"answer": "42"}'
+    slow_seconds: float = 2.0
+    retry_after: str | None = None
+    requests: list[Received] = field(default_factory=list)
+    _queue: deque[str] = field(default_factory=deque)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _httpd: ThreadingHTTPServer | None = None
+
+    def queue(self, *behaviours: str) -> None:
+        with self._lock:
+            self._queue.extend(behaviours)
+
+    def _next(self) -> str:
+        with self._lock:
+            return self._queue.popleft() if self._queue else "ok"
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None
+        host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str)
+        return f"http://{host}:{port}/v1"
+
+    def completion_body(self) -> dict[str, Any]:
+        return {
+            "id": "chatcmpl-fault",
+            "object": "chat.completion",
+            "model": "fault",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": self.reply}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+        }
+
+    def start(self) -> FaultServer:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:  # quiet tests
+                pass
+
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    for key, value in (headers or {}).items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (e.g. after its timeout)
+
+            def do_POST(self) -> None:  # http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body: Any = json.loads(raw)
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                with server._lock:
+                    server.requests.append(Received(self.path, dict(self.headers), body))
+                behaviour = server._next()
+                ok = json.dumps(server.completion_body()).encode()
+                if behaviour == "ok":
+                    self._send(200, ok)
+                elif behaviour == "slow":
+                    server._stop.wait(server.slow_seconds)
+                    self._send(200, ok)
+                elif behaviour in {"500", "503", "400"}:
+                    self._send(int(behaviour), b'{"error": {"message": "injected failure\\nsecond line"}}')
+                elif behaviour == "429":
+                    extra = {"Retry-After": server.retry_after} if server.retry_after else None
+                    self._send(429, b'{"error": {"message": "slow down"}}', extra)
+                elif behaviour == "malformed":
+                    self._send(200, b"<html>not json at all")
+                elif behaviour == "no_choices":
+                    self._send(200, b'{"object": "chat.completion", "usage": {}}')
+                elif behaviour == "drop":
+                    self.close_connection = True  # answer nothing; the socket just closes
+                else:
+                    raise AssertionError(f"unknown behaviour {behaviour!r}")
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="fault-server", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()  # wake any "slow" handler
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
