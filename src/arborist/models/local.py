@@ -7,6 +7,7 @@ of the process, because loading costs seconds and answers come in batches.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import re
 import threading
@@ -22,6 +23,16 @@ _MISSING = "the local model needs llama-cpp-python; run `make setup`"
 _TOO_LONG = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 _loaded: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
+
+
+@atexit.register
+def _close_loaded() -> None:
+    """Free models while the interpreter is whole: llama-cpp-python's own __del__
+    runs too late at shutdown and prints a TypeError traceback."""
+    while _loaded:
+        llm, _ = _loaded.popitem()[1]
+        with contextlib.suppress(Exception):
+            llm.close()
 _load_lock = threading.Lock()
 
 
