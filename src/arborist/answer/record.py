@@ -12,11 +12,12 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from arborist.answer.contract import ContractResult
 from arborist.evidence.admission import Omission
 from arborist.models.base import Completion, Message
+from arborist.verify import Verification
 
 RECORD_FORMAT = "arborist-answer/1"
 
@@ -63,8 +64,16 @@ class AnswerRecord(BaseModel):
     timings: dict[str, float] = Field(description="seconds per boundary")
 
     cache_hit: bool = False
-    extra: dict[str, Any] = Field(default_factory=dict, description="later boundaries (verifier, guards)")
+    verification: Verification | None = Field(
+        default=None, description="verifier labels, per-claim verdicts and guard output (None until verified)"
+    )
 
     @property
     def ok(self) -> bool:
         return self.contract.valid
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def verifier_policy_hash(self) -> str | None:
+        """Beside governance_policy_hash: which verifier policy produced the label."""
+        return self.verification.verifier_policy_hash if self.verification else None

@@ -59,7 +59,17 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from arborist.cli import answer_cmd, corpus_cmd, datasets_cmd, eval_cmd, ingest_cmd, models_cmd, search_cmd
+    from arborist.cli import (
+        answer_cmd,
+        audit_cmd,
+        corpus_cmd,
+        datasets_cmd,
+        eval_cmd,
+        ingest_cmd,
+        models_cmd,
+        search_cmd,
+        verify_cmd,
+    )
 
     cli.add_command(ingest_cmd.ingest)
     cli.add_command(search_cmd.search_command)
@@ -69,6 +79,8 @@ def _register() -> None:
     cli.add_command(answer_cmd.query)
     cli.add_command(answer_cmd.ask)
     cli.add_command(models_cmd.models)
+    cli.add_command(verify_cmd.verify)
+    cli.add_command(audit_cmd.audit)
 
 
 _register()

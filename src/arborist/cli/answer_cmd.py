@@ -7,13 +7,16 @@ from typing import Any
 
 import click
 
-from arborist.answer.pipeline import answer_document, answer_question
+from arborist import engine
+from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
+from arborist.answer.verification import verify_record
 from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
 from arborist.cli.options import json_option, print_json
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
+from arborist.verify import VerifierPolicy
 
 
 def _ids_line(r: AnswerRecord) -> str:
@@ -33,19 +36,30 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         click.echo("----- end of prompt -----")
     c = record.contract
     status = "valid" if c.valid else "INVALID"
+    v = record.verification
+    if v is not None:
+        reasons = f" [{', '.join(r.value for r in v.reasons)}]" if v.reasons else ""
+        click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_quotes} verified) | audit mode: {v.audit_mode.value}{reasons}"
+                   + (" | from cache" if record.cache_hit else ""))
     click.echo(f"contract: {status} ({c.reason}{': ' + c.detail if c.detail else ''})")
     evidence = {e.evidence_id: e for e in record.evidence}
     answer = c.answer or {}
     for q in answer.get("quotes", []):
         e = evidence.get(q["evidence_id"])
         click.echo(f'  "{q["text"]}"  [{q["evidence_id"]}{": " + e.title if e else ""}]')
-    for claim in answer.get("claims", []):
+    verdicts = {cv.index: cv for cv in v.claims} if v else {}
+    for i, claim in enumerate(answer.get("claims", [])):
         ids = ", ".join(claim["evidence_ids"])
-        click.echo(f"  * {claim['text']}  [{ids}]")
+        cv = verdicts.get(i)
+        verdict = f"  {cv.verdict.value}{' ' + ','.join(r.value for r in cv.reasons) if cv.reasons else ''}" if cv else ""
+        click.echo(f"  * {claim['text']}  [{ids}]{verdict}")
         if claim.get("quote"):
             click.echo(f'      "{claim["quote"]}"')
     for req in answer.get("abstained_requests", []):
         click.echo(f"  abstained: {req}")
+    if v is not None and v.guard.answerability_warning:
+        spans = "; ".join(f"{eid}@{off}: {text!r}" for eid, off, text in v.guard.missed_answer_candidate_spans[:5])
+        click.echo(f"Warning: the answer denies what the evidence may hold (missed-answer guard): {spans}")
     if record.evidence and (answer.get("quotes") or answer.get("claims")):
         click.echo("evidence cited:")
         for eid in c.cited_evidence_ids:
@@ -86,33 +100,52 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     opts = pop_answer_options(kwargs)
     with open_store(db) as store:
         provider, policy = provider_and_policy(opts, store.chunking())
-        record = answer_question(store, question, policy, provider)
+        record = engine.query(store, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
+                              burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)
+
+
+def _verifier(demote: bool) -> VerifierPolicy:
+    return VerifierPolicy(demote_missed_answer=demote)
 
 
 @click.command("ask")
 @click.argument("document")
 @click.argument("question")
 @click.option("--db", type=click.Path(path_type=Path, dir_okay=False),
-              help="Read DOCUMENT as a document id (or source id) from this store instead of a file.")
+              help="Store for the answer cache and audit log; DOCUMENT may then also be a document id in it.")
 @answer_options
 @json_option
 @click.option("--show-prompt", is_flag=True, help="Print the exact messages sent to the model.")
 def ask(document: str, question: str, db: Path | None, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:
-    """Answer QUESTION from one DOCUMENT (a file, or a document id with --db)."""
+    """Answer QUESTION from one DOCUMENT: a file, or a document id in --db.
+
+    The document is chunked and its chunks ranked, selected and admitted as
+    in `query`. With --db the answer is cached and audited there; without
+    it, nothing is written.
+    """
     opts = pop_answer_options(kwargs)
-    chunking = None
-    if db is not None:
-        with open_store(db) as store:
-            doc = store.document(document)
-            chunking = store.chunking()
-        if doc is None:
-            raise InputError(f"no document '{document}' in store '{db}' (give a doc id or source id)")
-    else:
-        docs = load_documents([Path(document)])
+    path = Path(document)
+    if path.exists():
+        docs = load_documents([path])
         if len(docs) != 1:
             raise InputError(f"'{document}' holds {len(docs)} documents; `ask` takes exactly one")
         doc = docs[0]
-    provider, policy = provider_and_policy(opts, chunking)
-    record = answer_document(doc, question, policy, provider)
+    elif db is None:
+        raise InputError(f"no file '{document}' (to name a document by id, give --db)")
+    else:
+        with open_store(db) as store:
+            found = store.document(document)
+        if found is None:
+            raise InputError(f"no file or document id '{document}' in store '{db}'")
+        doc = found
+    if db is None:
+        provider, policy = provider_and_policy(opts, None)
+        record = verify_record(answer_document(doc, question, policy, provider),
+                               _verifier(policy.guard_demote_missed_answer))
+    else:
+        with open_store(db) as store:
+            provider, policy = provider_and_policy(opts, store.chunking())
+            record = engine.ask(store, doc, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
+                                burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)

@@ -37,6 +37,11 @@ _OPTIONS = [
     click.option("--temperature", default=0.0, show_default=True, type=click.FloatRange(0, 2)),
     click.option("--max-tokens", default=512, show_default=True, type=click.IntRange(1, 32_768), help="Generation limit."),
     click.option("--seed", default=0, show_default=True, type=int),
+    click.option("--demote-missed-answer", is_flag=True,
+                 help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label)."),
+    click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer."),
+    click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
+                 help="Cache slot when sampling several answers to one question (temperature > 0)."),
 ]
 
 
@@ -61,11 +66,13 @@ def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None)
         mode=opts["mode"],
         model_id=f"{provider.name}:{provider.model_id}",
         generation=GenerationSettings(temperature=opts["temperature"], max_tokens=opts["max_tokens"], seed=opts["seed"]),
+        guard_demote_missed_answer=opts["demote_missed_answer"],
     )
     return provider, policy
 
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
     names = ("model", "base_url", "api_key_env", "timeout", "retries", "layout", "mode", "retrieve_k",
-             "evidence_k", "context_runes", "routes", "temperature", "max_tokens", "seed")
+             "evidence_k", "context_runes", "routes", "temperature", "max_tokens", "seed",
+             "demote_missed_answer", "burn", "sample_index")
     return {n: kwargs.pop(n) for n in names}

@@ -20,9 +20,16 @@ def migration(fn: Migration) -> Migration:
 
 def _run(db: sqlite3.Connection, script: str) -> None:
     """Statements one by one: `executescript` would commit the migration's transaction."""
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        # Trigger bodies hold ';' too: run only once the statement is complete.
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                db.execute(buffer)
+            buffer = ""
+    if buffer.strip(" \n;"):
+        raise ValueError(f"incomplete SQL statement in migration: {buffer[:80]!r}")
 
 
 @migration
@@ -68,6 +75,40 @@ def m002_vectors(db: sqlite3.Connection) -> None:
             vec         BLOB NOT NULL,
             PRIMARY KEY (chunk_rowid, model)
         )
+        """,
+    )
+
+
+@migration
+def m003_answer_cache_and_audit(db: sqlite3.Connection) -> None:
+    """Answer cache (partitioned by policy hash) and the append-only audit chain.
+
+    The triggers make the audit table append-only for every writer that goes
+    through SQLite's normal statements; the hash chain catches the rest.
+    """
+    _run(
+        db,
+        """
+        CREATE TABLE answer_cache (
+            key              TEXT PRIMARY KEY,
+            question         TEXT NOT NULL,
+            corpus_digest    TEXT NOT NULL,
+            governance_hash  TEXT NOT NULL,
+            sample_index     INTEGER NOT NULL,
+            record           TEXT NOT NULL,
+            created_at       TEXT NOT NULL
+        );
+        CREATE TABLE audit_events (
+            seq        INTEGER PRIMARY KEY,
+            event_id   TEXT NOT NULL UNIQUE,
+            body       TEXT NOT NULL,
+            prev_hash  TEXT NOT NULL,
+            hash       TEXT NOT NULL
+        );
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit_events
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
         """,
     )
 

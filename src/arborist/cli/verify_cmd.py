@@ -1,0 +1,98 @@
+"""`arborist verify FILE`: label answers against their evidence, without any model."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arborist.cli.options import json_option, print_json
+from arborist.errors import InputError
+from arborist.verify import Verification, VerifyInputError, load_policy, verify_answer
+
+CASE_FIELDS = ("question", "mode", "evidence", "answer")
+
+
+def _read(file: str) -> tuple[str, Any]:
+    name = "<stdin>" if file == "-" else file
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(file).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"'{name}' does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"'{name}' is a directory, not a JSON file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"'{name}' is not UTF-8 text") from None
+    try:
+        return name, json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"'{name}' is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def _verify_case(name: str, index: int, case: Any) -> Verification:
+    where = f"'{name}' case {index}"
+    if not isinstance(case, dict):
+        raise InputError(f"{where}: expected an object with fields {', '.join(CASE_FIELDS)}")
+    for field in CASE_FIELDS:
+        if field not in case:
+            raise InputError(f"{where}: {field}: missing")
+    try:
+        policy = load_policy(case.get("policy"))
+        return verify_answer(case["question"], case["mode"], case["evidence"], case["answer"], policy)
+    except VerifyInputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    except InputError as exc:  # a bad "policy" object
+        raise InputError(f"{where}: policy: {exc}") from None
+
+
+def _print_text(index: int, v: Verification) -> None:
+    click.echo(
+        f"case {index}: {v.label}  audit {v.audit_mode}  verified {v.n_verified}/{v.n_quotes}  "
+        f"question shape {v.quantifier.kind}"
+    )
+    for c in v.claims:
+        ids = ",".join(c.evidence_ids) or "-"
+        reasons = f"  {', '.join(c.reasons)}" if c.reasons else ""
+        click.echo(f"  claim {c.index} [{ids}] {c.verdict}{reasons}")
+        for note in c.notes:
+            click.echo(f"    {note}")
+    for request in v.abstained_requests:
+        click.echo(f"  abstained: {request}")
+    if v.reasons:
+        click.echo(f"  reasons: {', '.join(v.reasons)}")
+    for note in v.notes:
+        click.echo(f"  {note}")
+    g = v.guard
+    if g.answerability_warning:
+        spans = "; ".join(f"{eid}@{offset} {text!r}" for eid, offset, text in g.missed_answer_candidate_spans)
+        click.echo(f"  guard: answerability warning: {spans}")
+    else:
+        click.echo(f"  guard: {g.detail}")
+    click.echo(f"  verifier_policy_hash: {v.verifier_policy_hash}")
+
+
+@click.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@json_option
+def verify(file: str, as_json: bool) -> None:
+    """Label answers STRICT / HYBRID / UNGROUNDED / ABSTAINED against their evidence.
+
+    FILE ('-' for stdin) holds one case {"question", "mode", "evidence",
+    "answer"} (optional "policy": verifier policy fields) or a JSON list of
+    cases. Every case is checked before anything is printed. No model is used.
+    """
+    name, data = _read(file)
+    cases = data if isinstance(data, list) else [data]
+    results = [_verify_case(name, i, case) for i, case in enumerate(cases)]
+    if as_json:
+        dumped = [r.model_dump(mode="json") for r in results]
+        print_json(dumped if isinstance(data, list) else dumped[0])
+        return
+    for i, result in enumerate(results):
+        _print_text(i, result)

@@ -1,0 +1,331 @@
+"""The four per-claim checks. Each returns a `Check` that says what it found and where.
+
+Rules (all on the claim's *cited* chunks only):
+
+quote       The quote, normalised (`normalize.normalise`) and stripped of
+            surrounding quote marks and trailing .,;:!?, occurs in one cited
+            chunk's normalised text. An ellipsis ("..." or "[...]") splits the
+            quote into fragments that must occur in that order in one chunk.
+            A quote with no content token ("the", "it is") does not count.
+
+span        The claim is carried by one contiguous span of one cited chunk:
+            either its normalised text is a substring of the chunk, or the
+            shortest window of the chunk holding every distinct content stem
+            of the claim (any order) is at most
+            max(ceil(span_window_factor * claim tokens), distinct stems) tokens
+            long, and the window and the claim agree on negation (both or
+            neither contain not/no/never/...).
+
+entities    Every number and every capitalised name of the claim occurs in the
+            cited evidence (texts and titles together). Numbers compare by
+            value ("1,200" == "1200", "$29" holds 29, "29.50" == "29.5"), so
+            a date passes when its numbers and its month name do. Names
+            compare as whole words, casefolded; a lone capitalised word that
+            starts a sentence is not taken for a name.
+
+paraphrase  The share of the claim's distinct content stems found in the best
+            window of max(ceil(paraphrase_window_factor * claim tokens),
+            distinct stems) tokens of a cited chunk, among windows that agree
+            with the claim on negation, is at least paraphrase_threshold.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from itertools import accumulate
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from arborist.verify.normalize import (
+    NEGATORS,
+    QUOTE_CHARS,
+    Token,
+    has_negation,
+    name_tokens,
+    normalise,
+    strip_quote,
+    token_stems,
+    tokenise,
+)
+from arborist.verify.reasons import Reason
+from arborist.verify.schema import Evidence
+
+SNIPPET_RUNES = 160
+
+
+class Check(BaseModel):
+    """One check's outcome. `passed` is None when the check does not apply (no quote in this mode)."""
+
+    passed: bool | None
+    evidence_id: str | None = None  # the cited chunk that satisfied the check (or came closest)
+    score: float | None = None
+    missing: list[str] = []
+    detail: str = ""
+
+
+@dataclass
+class Prepared:
+    """An evidence chunk tokenised once for every check."""
+
+    ev: Evidence
+    norm: str
+    tokens: list[Token]
+    stems: list[str | None]
+    title_tokens: list[Token]
+    title_stems: frozenset[str]
+    text_stems: frozenset[str] = field(init=False)
+    stem_set: frozenset[str] = field(init=False)  # text and title
+    negation_prefix: list[int] = field(init=False)  # negators among tokens[:i]
+
+    def __post_init__(self) -> None:
+        self.text_stems = frozenset(s for s in self.stems if s)
+        self.stem_set = self.text_stems | self.title_stems
+        self.negation_prefix = list(accumulate((t.norm in NEGATORS for t in self.tokens), initial=0))
+
+    @classmethod
+    def of(cls, ev: Evidence) -> Prepared:
+        tokens = tokenise(ev.text)
+        title_tokens = tokenise(ev.title)
+        return cls(
+            ev=ev,
+            norm=normalise(ev.text),
+            tokens=tokens,
+            stems=token_stems(tokens),
+            title_tokens=title_tokens,
+            title_stems=frozenset(s for s in token_stems(title_tokens) if s),
+        )
+
+    def snippet(self, first: int, last: int) -> str:
+        text = self.ev.text[self.tokens[first].start : self.tokens[last].end]
+        text = re.sub(r"\s+", " ", text)
+        return text if len(text) <= SNIPPET_RUNES else text[: SNIPPET_RUNES - 1] + "\u2026"
+
+
+@dataclass
+class Claim:
+    """A claim's text tokenised once."""
+
+    text: str
+    tokens: list[Token]
+    stems: frozenset[str]
+    negated: bool
+
+    @classmethod
+    def of(cls, text: str) -> Claim:
+        tokens = tokenise(text)
+        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), has_negation(tokens))
+
+
+# ---------------------------------------------------------------- quote
+
+
+def _fragments(quote: str) -> list[str]:
+    q = strip_quote(quote).replace("[...]", "...")
+    parts = [p.strip(" " + QUOTE_CHARS + ".,;:") for p in q.split("...")]
+    return [p for p in parts if p]
+
+
+def _in_order(fragments: list[str], text: str) -> bool:
+    pos = 0
+    for frag in fragments:
+        found = text.find(frag, pos)
+        if found < 0:
+            return False
+        pos = found + len(frag)
+    return True
+
+
+def _longest_prefix(needle: str, hay: str) -> int:
+    lo, hi = 0, len(needle)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if needle[:mid] in hay:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
+    fragments = _fragments(quote)
+    if not fragments:
+        return Check(passed=False, detail="no quote given"), [Reason.QUOTE_MISSING]
+    if not Claim.of(" ".join(fragments)).stems:
+        return Check(passed=False, detail="the quote has no content tokens"), [Reason.NO_CONTENT_TOKENS]
+    for chunk in chunks:
+        if _in_order(fragments, chunk.norm):
+            how = "verbatim" if len(fragments) == 1 else f"as {len(fragments)} fragments in order"
+            return Check(passed=True, evidence_id=chunk.ev.id, score=1.0,
+                         detail=f"found {how} in {chunk.ev.id} (after normalisation)"), []
+    best = max(chunks, key=lambda c: _longest_prefix(fragments[0], c.norm))
+    n = _longest_prefix(fragments[0], best.norm)
+    return (
+        Check(passed=False, evidence_id=best.ev.id, score=round(n / len(fragments[0]), 3),
+              detail=f"not found; longest matching start: {n} of {len(fragments[0])} characters in {best.ev.id}"),
+        [Reason.QUOTE_NOT_FOUND],
+    )
+
+
+# ---------------------------------------------------------------- span
+
+
+def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list[tuple[int, int]]:
+    """Tight windows [l, r] holding every required stem: both ends are required stems, neither can shrink."""
+    need = len(required)
+    counts: Counter[str] = Counter()
+    have = 0
+    left = 0
+    out = []
+    for right, stem in enumerate(stems):
+        if stem in required:
+            counts[stem] += 1
+            if counts[stem] == 1:
+                have += 1
+        if have < need or stem not in required:
+            continue
+        while True:
+            s = stems[left]
+            if s in required:
+                if counts[s] == 1:
+                    break
+                counts[s] -= 1
+            left += 1
+        out.append((left, right))
+    return out
+
+
+NEGATION_LOOKBEHIND = 2
+
+
+def _negated(chunk: Prepared, first: int, last: int) -> bool:
+    """Whether the matched span, or the two tokens before it ("not the keeper"), holds a negator."""
+    negs = chunk.negation_prefix
+    return negs[last + 1] > negs[max(0, first - NEGATION_LOOKBEHIND)]
+
+
+def span_check(claim: Claim, chunks: list[Prepared], factor: float) -> tuple[Check, list[Reason]]:
+    norm_claim = strip_quote(claim.text)
+    if norm_claim and claim.stems:
+        for chunk in chunks:
+            if norm_claim in chunk.norm:
+                return Check(passed=True, evidence_id=chunk.ev.id, score=1.0,
+                             detail=f"the claim's text occurs verbatim in {chunk.ev.id} (after normalisation)"), []
+    if not claim.stems:
+        return Check(passed=False, detail="the claim has no content tokens"), [Reason.NO_CONTENT_TOKENS]
+    limit = max(math.ceil(factor * len(claim.tokens)), len(claim.stems))
+    closest: tuple[int, Prepared, int, int] | None = None  # shortest covering window overall
+    polarity_miss: tuple[Prepared, int, int] | None = None
+    for chunk in chunks:
+        for first, last in _covering_windows(chunk.stems, claim.stems):
+            length = last - first + 1
+            if closest is None or length < closest[0]:
+                closest = (length, chunk, first, last)
+            if length > limit:
+                continue
+            if _negated(chunk, first, last) == claim.negated:
+                return Check(
+                    passed=True, evidence_id=chunk.ev.id, score=1.0,
+                    detail=(f"all {len(claim.stems)} content stems within {length} tokens (limit {limit}) "
+                            f"of {chunk.ev.id}: '{chunk.snippet(first, last)}'"),
+                ), []
+            polarity_miss = polarity_miss or (chunk, first, last)
+    if polarity_miss is not None:
+        chunk, first, last = polarity_miss
+        return Check(
+            passed=False, evidence_id=chunk.ev.id, score=0.0,
+            detail=f"the window in {chunk.ev.id} has the opposite negation: '{chunk.snippet(first, last)}'",
+        ), [Reason.SPAN_NOT_FOUND, Reason.NEGATION_MISMATCH]
+    if closest is not None:
+        length, chunk, first, last = closest
+        return Check(
+            passed=False, evidence_id=chunk.ev.id, score=round(limit / length, 3),
+            detail=f"shortest window holding all content stems is {length} tokens in {chunk.ev.id} (limit {limit})",
+        ), [Reason.SPAN_NOT_FOUND]
+    best = max(chunks, key=lambda c: len(claim.stems & c.text_stems))
+    missing = sorted(claim.stems - best.text_stems)
+    return Check(
+        passed=False, evidence_id=best.ev.id, score=round(1 - len(missing) / len(claim.stems), 3), missing=missing,
+        detail=f"no cited chunk holds every content stem; closest {best.ev.id} lacks {', '.join(missing)}",
+    ), [Reason.SPAN_NOT_FOUND]
+
+
+# ---------------------------------------------------------------- entities
+
+
+def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
+    numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number}
+    names = {t.norm: t.surface for t in reversed(name_tokens(claim.text, claim.tokens))}
+    if not numbers and not names:
+        return Check(passed=True, detail="no numbers or names to check"), []
+    pool_numbers: set[str] = set()
+    pool_words: set[str] = set()
+    for chunk in chunks:
+        for tok in (*chunk.tokens, *chunk.title_tokens):
+            (pool_numbers if tok.number else pool_words).add(tok.norm)
+    missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers]
+    missing_names = [names[n] for n in reversed(names) if n not in pool_words]
+    reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
+    checked = len(numbers) + len(names)
+    found = checked - len(missing_numbers) - len(missing_names)
+    missing = missing_numbers + missing_names
+    detail = f"{found} of {checked} numbers/names found in the cited evidence"
+    if missing:
+        detail += f"; missing: {', '.join(missing)}"
+    return Check(passed=not missing, score=round(found / checked, 3), missing=missing, detail=detail), reasons
+
+
+# ---------------------------------------------------------------- paraphrase
+
+
+def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, threshold: float) -> tuple[Check, list[Reason]]:
+    if not claim.stems:
+        return Check(passed=False, score=0.0, detail="the claim has no content tokens"), [Reason.NO_CONTENT_TOKENS]
+    width = max(math.ceil(factor * len(claim.tokens)), len(claim.stems))
+    need = len(claim.stems)
+    best_any: tuple[int, Prepared | None, int, int] = (-1, None, 0, 0)  # covered, chunk, first, last
+    best_same: tuple[int, Prepared | None, int, int] = (-1, None, 0, 0)
+    for chunk in chunks:
+        n = len(chunk.tokens)
+        size = min(width, n)
+        negs = chunk.negation_prefix
+        hits: deque[int] = deque()  # positions of claim stems inside the window
+        counts: Counter[str] = Counter()
+        for right in range(n):
+            stem = chunk.stems[right]
+            if stem in claim.stems:
+                hits.append(right)
+                counts[stem] += 1
+            first = right - size + 1
+            if first > 0 and hits and hits[0] == first - 1:
+                old = chunk.stems[hits.popleft()]
+                counts[old] -= 1
+                if not counts[old]:
+                    del counts[old]
+            if first < 0:
+                continue
+            covered = len(counts)
+            if covered > best_any[0]:
+                best_any = (covered, chunk, first, right)
+            # polarity is read on the matched part of the window only, so a "never"
+            # in the neighbouring sentence does not flip it
+            negated = bool(hits) and negs[hits[-1] + 1] > negs[max(0, hits[0] - NEGATION_LOOKBEHIND)]
+            if negated == claim.negated and covered > best_same[0]:
+                best_same = (covered, chunk, first, right)
+    if best_any[1] is None:
+        return Check(passed=False, score=0.0, detail="the cited evidence has no text"), [Reason.LOW_OVERLAP]
+    covered, chunk, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])
+    score = covered / need
+    window_stems = {s for s in chunk.stems[first : last + 1] if s}
+    missing = sorted(claim.stems - window_stems)
+    detail = (f"{max(covered, 0)} of {need} content stems ({score:.2f}, threshold {threshold}) in a "
+              f"{last - first + 1}-token window of {chunk.ev.id}: '{chunk.snippet(first, last)}'")
+    if score >= threshold:
+        return Check(passed=True, evidence_id=chunk.ev.id, score=round(score, 3), missing=missing, detail=detail), []
+    reasons = [Reason.LOW_OVERLAP]
+    if best_any[0] / need >= threshold:
+        reasons.append(Reason.NEGATION_MISMATCH)
+        detail += f"; a window with opposite negation reaches {best_any[0] / need:.2f}"
+    return Check(passed=False, evidence_id=chunk.ev.id, score=round(score, 3), missing=missing, detail=detail), reasons

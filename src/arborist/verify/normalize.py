@@ -1,0 +1,157 @@
+"""What "the same text" means for the verifier: one normalisation, one tokeniser.
+
+`normalise` is for literal comparisons (the quote check and the substring
+rule of the span check): NFKC, curly quotes to straight ones, every dash to
+'-', invisible characters dropped, whitespace collapsed, casefolded.
+
+`tokenise` is for everything that counts words. It keeps each token's
+offsets in the *original* text, so a report can point at the exact span:
+
+- numbers are one token with a canonical value: "1,200" -> "1200",
+  "29.50" -> "29.5", "007" -> "7" (a "$" or "%" next to it does not matter);
+- contractions become two tokens with the negation spelled out:
+  "doesn't" -> "does", "not"; "can't" -> "can", "not";
+- other apostrophes split ("Marta's" -> "marta", "s");
+- every token is NFKC-normalised and casefolded.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from arborist.retrieval.analysis import STOPWORDS, content_tokens, stem_all
+
+_CHAR_MAP = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u2035\u2039\u203a\u0060\u00b4", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+        **dict.fromkeys("\u00ad\u200b\u200c\u200d\u2060\ufeff", None),
+    }
+)
+_WS = re.compile(r"\s+")
+
+# Quote characters, straight and curly, single and double (for stripping).
+QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
+
+# A number: thousands-grouped or plain, optional decimals, not glued to letters
+# on its right ("2nd" and "mp3" are words, not numbers).
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
+_WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
+_TOKEN = re.compile(rf"(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+
+NEGATORS = frozenset(
+    {"not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot"}
+)
+_CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def normalise(text: str) -> str:
+    """NFKC, quotes/dashes unified, invisibles dropped, whitespace collapsed, casefolded."""
+    text = unicodedata.normalize("NFKC", text.translate(_CHAR_MAP)).translate(_CHAR_MAP)
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def strip_quote(text: str) -> str:
+    """A normalised quote without surrounding quote marks, spaces and trailing .,;:!?"""
+    return normalise(text).strip(" " + QUOTE_CHARS).rstrip(".,;:!?").strip(" " + QUOTE_CHARS)
+
+
+def canonical_number(raw: str) -> str:
+    """'1,200' -> '1200', '29.50' -> '29.5', '007' -> '7'."""
+    digits = unicodedata.normalize("NFKC", raw).replace(",", "")
+    try:
+        value = Decimal(digits)
+    except InvalidOperation:
+        return digits
+    return format(value.normalize(), "f")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    norm: str  # casefolded, NFKC; canonical value for numbers
+    start: int  # offsets in the original text
+    end: int
+    surface: str  # as written
+    number: bool = False
+
+    @property
+    def capitalised(self) -> bool:
+        return not self.number and self.surface[:1].isupper()
+
+
+def tokenise(text: str) -> list[Token]:
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text):
+        start, end = m.span()
+        if m.group("num"):
+            out.append(Token(canonical_number(m.group()), start, end, m.group(), True))
+            continue
+        surface = m.group()
+        pieces = list(re.finditer(r"[^'\u2019]+", surface))
+        skip = False
+        for i, piece in enumerate(pieces):
+            if skip:
+                skip = False
+                continue
+            text_piece = piece.group()
+            p_start, p_end = start + piece.start(), start + piece.end()
+            norm = unicodedata.normalize("NFKC", text_piece).casefold()
+            nxt = pieces[i + 1].group() if i + 1 < len(pieces) else None
+            if nxt is not None and nxt.casefold() == "t" and norm.endswith("n") and len(norm) > 1:
+                base = norm[:-1]
+                out.append(Token(_CONTRACTION_BASES.get(base, base), p_start, p_end - 1, text_piece[:-1]))
+                t_end = start + pieces[i + 1].end()
+                out.append(Token("not", p_end - 1, t_end, text[p_end - 1 : t_end]))
+                skip = True
+                continue
+            out.append(Token(norm, p_start, p_end, text_piece))
+    return out
+
+
+def token_stems(tokens: list[Token]) -> list[str | None]:
+    """Stem of each content token; None for stopwords and single ASCII characters."""
+    norms = [t.norm for t in tokens]
+    keep = set(content_tokens(norms))
+    stems = stem_all(norms) if norms else []
+    return [stem if tok.norm in keep else None for tok, stem in zip(tokens, stems, strict=True)]
+
+
+def content_stems(text: str) -> frozenset[str]:
+    return frozenset(s for s in token_stems(tokenise(text)) if s)
+
+
+def has_negation(tokens: list[Token]) -> bool:
+    return any(t.norm in NEGATORS for t in tokens)
+
+
+def is_stopword(norm: str) -> bool:
+    return norm in STOPWORDS
+
+
+def sentence_initial(text: str, token: Token) -> bool:
+    """True when nothing but quotes, brackets or spaces separate the token from a sentence start."""
+    before = text[: token.start].rstrip(" \t\n" + QUOTE_CHARS + "([")
+    return not before or before[-1] in ".!?:;\n"
+
+
+def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
+    """Capitalised words that name something.
+
+    A capitalised word counts unless it is a stopword ("The", "Her") or it
+    starts a sentence on its own: a sentence-initial word is a name only
+    when the next word is capitalised too ("Marta Ballestrini sang ...").
+    """
+    names = []
+    for i, tok in enumerate(tokens):
+        if not tok.capitalised or is_stopword(tok.norm):
+            continue
+        if sentence_initial(text, tok):
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if nxt is None or not nxt.capitalised or text[tok.end : nxt.start].strip():
+                continue
+        names.append(tok)
+    return names

@@ -1,0 +1,92 @@
+"""The verifier's own knobs and their hash.
+
+`verifier_policy_hash` covers only these fields, so nothing outside the
+verifier (layout, retrieval, model) can change it. The hash is
+"sha256:" + sha256(TAG + canonical JSON), where canonical JSON has sorted
+keys, compact separators and ASCII escapes, so the same policy gives the
+same hash in every process whatever order its fields were given in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from arborist.errors import InputError
+
+POLICY_HASH_TAG = b"arborist-verifier-policy/1\0"
+
+
+class PolicyError(InputError, ValueError):
+    """An unknown verifier policy field or an invalid value (one line, naming what is valid)."""
+
+
+class VerifierPolicy(BaseModel):
+    """Every knob that changes a verification."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[1] = 1
+    paraphrase_threshold: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="share of the claim's content stems that the best evidence window must hold",
+    )
+    max_evidence_ids: int = Field(default=3, ge=1, description="more distinct ids on one claim -> TOO_MANY_EVIDENCE_IDS")
+    span_window_factor: float = Field(
+        default=1.5, ge=1.0, description="span check: window length limit, in tokens, as a multiple of the claim's length"
+    )
+    paraphrase_window_factor: float = Field(
+        default=2.0, ge=1.0, description="paraphrase check: window length, in tokens, as a multiple of the claim's length"
+    )
+    title_relevance: bool = Field(default=True, description="Rule 8: a cited title unrelated to the question demotes STRICT")
+    demote_missed_answer: bool = Field(
+        default=False, description="when the missed-answer guard fires, set audit mode EVIDENCE-MISSED-PARTIAL"
+    )
+    guard_proximity_runes: int = Field(
+        default=200, ge=0, description="missed-answer guard: how close (in runes) a candidate must be to a subject token"
+    )
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise PolicyError(_one_line(exc)) from None
+
+
+def policy_fields() -> list[str]:
+    return list(VerifierPolicy.model_fields)
+
+
+def load_policy(data: Mapping[str, Any] | VerifierPolicy | None) -> VerifierPolicy:
+    """A VerifierPolicy from a mapping; errors become one line listing what is valid."""
+    if data is None:
+        return VerifierPolicy()
+    if isinstance(data, VerifierPolicy):
+        return data
+    if not isinstance(data, Mapping):
+        raise PolicyError(f"verifier policy must be an object with fields {', '.join(policy_fields())}")
+    return VerifierPolicy(**{str(k): v for k, v in data.items()})
+
+
+def _one_line(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or "policy"
+    if err["type"] == "extra_forbidden":
+        return f"unknown verifier policy field '{field}'; valid fields: {', '.join(policy_fields())}"
+    if field == "version":
+        return f"verifier policy version {err.get('input')!r} is not supported; valid: 1"
+    return f"verifier policy field '{field}': {err['msg']} (got {err.get('input')!r})"
+
+
+def canonical_json(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode("ascii")
+
+
+def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:
+    policy = policy or VerifierPolicy()
+    digest = hashlib.sha256(POLICY_HASH_TAG + canonical_json(policy.model_dump(mode="json")))
+    return "sha256:" + digest.hexdigest()

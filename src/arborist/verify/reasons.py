@@ -1,0 +1,81 @@
+"""The verifier's vocabulary: labels, verdicts, audit modes and reason codes.
+
+Every code here is part of the verifier's output contract; `REASONS` gives
+each one a one-line meaning so a report can explain itself.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Label(StrEnum):
+    """What the evidence warrants for a whole answer."""
+
+    STRICT = "STRICT"  # every claim verified by a quote or a span
+    HYBRID = "HYBRID"  # some claims verified, or STRICT demoted by a rule
+    UNGROUNDED = "UNGROUNDED"  # no claim verified (or nothing claimed and nothing abstained)
+    ABSTAINED = "ABSTAINED"  # no claims, only abstained requests
+
+
+class Verdict(StrEnum):
+    """What the evidence warrants for one claim (or quote)."""
+
+    VERIFIED_QUOTE = "VERIFIED_QUOTE"  # its quote occurs verbatim (normalised) in a cited chunk
+    VERIFIED_SPAN = "VERIFIED_SPAN"  # its text is carried by one contiguous span of a cited chunk
+    PARTIAL = "PARTIAL"  # some check ties it to the evidence, but not enough to verify it
+    UNSUPPORTED = "UNSUPPORTED"  # nothing ties it to the evidence it cites
+
+
+VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN})
+
+
+class AuditMode(StrEnum):
+    """How an answer stands towards its evidence, for the audit trail."""
+
+    WARRANTED = "EVIDENCE-WARRANTED"  # STRICT
+    LINKED = "EVIDENCE-LINKED"  # HYBRID or UNGROUNDED, with at least one valid citation
+    UNLINKED = "EVIDENCE-UNLINKED"  # claims, but not one valid citation among them
+    ABSTENTION = "ABSTENTION"  # ABSTAINED, or an empty answer
+    MISSED_PARTIAL = "EVIDENCE-MISSED-PARTIAL"  # the missed-answer guard fired and the policy demotes
+
+
+class Reason(StrEnum):
+    """Reason codes; see REASONS for their meaning."""
+
+    QUOTE_NOT_FOUND = "QUOTE_NOT_FOUND"
+    QUOTE_MISSING = "QUOTE_MISSING"
+    SPAN_NOT_FOUND = "SPAN_NOT_FOUND"
+    NUMBER_MISSING = "NUMBER_MISSING"
+    ENTITY_MISSING = "ENTITY_MISSING"
+    LOW_OVERLAP = "LOW_OVERLAP"
+    NEGATION_MISMATCH = "NEGATION_MISMATCH"
+    NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
+    WARRANT_MISSING = "WARRANT_MISSING"
+    TOO_MANY_EVIDENCE_IDS = "TOO_MANY_EVIDENCE_IDS"
+    TITLE_IRRELEVANT = "TITLE_IRRELEVANT"
+    SUBJECT_ABSENT = "SUBJECT_ABSENT"
+    NO_CLAIMS = "NO_CLAIMS"
+    ABSTAINED = "ABSTAINED"
+    PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
+    MISSED_ANSWER_SUSPECTED = "MISSED_ANSWER_SUSPECTED"
+
+
+REASONS: dict[Reason, str] = {
+    Reason.QUOTE_NOT_FOUND: "the quoted text occurs in none of the cited chunks, even after normalisation",
+    Reason.QUOTE_MISSING: "the claim carries no quote (or an empty one), so the quote check could not run",
+    Reason.SPAN_NOT_FOUND: "no contiguous window of a cited chunk holds all of the claim's content tokens",
+    Reason.NUMBER_MISSING: "a number or date in the claim occurs in none of the cited evidence",
+    Reason.ENTITY_MISSING: "a capitalised name in the claim occurs in none of the cited evidence",
+    Reason.LOW_OVERLAP: "the claim's content-stem overlap with the best window of the cited evidence is below the threshold",
+    Reason.NEGATION_MISMATCH: "the evidence window that matches the claim's words has the opposite polarity (not/no/never)",
+    Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
+    Reason.WARRANT_MISSING: "the claim cites no evidence, or cites an id that is not in the evidence",
+    Reason.TOO_MANY_EVIDENCE_IDS: "the claim cites more evidence ids than the policy allows per claim",
+    Reason.TITLE_IRRELEVANT: "a cited chunk's title shares no content stem with the question (Rule 8)",
+    Reason.SUBJECT_ABSENT: "none of the question's subject tokens occurs in any cited evidence (Rule 9)",
+    Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
+    Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
+    Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",
+    Reason.MISSED_ANSWER_SUSPECTED: "the answer denies the evidence holds the answer, yet candidate answer spans sit near the subject",
+}

@@ -1,0 +1,244 @@
+"""`verify_answer`: deterministic, model-free verification of one answer against its evidence.
+
+Per claim (or quote), against the evidence it cites (see `checks` for the rules):
+
+    VERIFIED_QUOTE  quote check passed, entities passed and, in claim_lattice
+                    mode, the claim text's paraphrase check passed too (so a
+                    true quote cannot carry an unrelated or negated claim)
+    VERIFIED_SPAN   span check passed and entities passed
+    PARTIAL         quote, span or paraphrase passed, but the claim is not
+                    verified; also a verified claim that cites an unknown id
+                    or more ids than `max_evidence_ids` is capped here
+    UNSUPPORTED     nothing ties the claim to its cited evidence, or it cites
+                    no known evidence at all
+
+Per answer:
+
+    STRICT      every claim verified; demoted to HYBRID by Rule 8
+                (TITLE_IRRELEVANT) when a cited title shares no content stem
+                with the question
+    HYBRID      some claims verified
+    UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
+    ABSTAINED   no claims and at least one abstained request
+
+Rule 9 (SUBJECT_ABSENT) is reported, not acted on: a STRICT answer whose
+evidence shares no stem with the question is already demoted by Rule 8 when
+title relevance is on. The missed-answer guard (see `guards`) only reports,
+and with `demote_missed_answer` sets the audit mode; it never changes a label.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from arborist.verify.checks import (
+    Check,
+    Claim,
+    Prepared,
+    entities_check,
+    paraphrase_check,
+    quote_check,
+    span_check,
+)
+from arborist.verify.guards import GuardResult, missed_answer_guard
+from arborist.verify.normalize import content_stems
+from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
+from arborist.verify.quantifier import Quantifier, classify_quantifier
+from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
+from arborist.verify.schema import (
+    Evidence,
+    Item,
+    check_mode,
+    check_question,
+    parse_answer,
+    parse_evidence,
+)
+
+
+class ClaimChecks(BaseModel):
+    quote: Check | None  # None in claim_lattice_pointer mode (no quotes)
+    span: Check
+    entities: Check
+    paraphrase: Check
+
+
+class ClaimVerification(BaseModel):
+    index: int
+    text: str
+    evidence_ids: list[str]
+    verdict: Verdict
+    reasons: list[Reason]
+    notes: list[str]
+    checks: ClaimChecks
+
+
+class Verification(BaseModel):
+    label: Label
+    audit_mode: AuditMode
+    mode: str
+    question: str
+    claims: list[ClaimVerification]
+    n_verified: int
+    n_quotes: int  # claims (or quotes) in the answer
+    abstained_requests: list[str]
+    quantifier: Quantifier
+    guard: GuardResult
+    reasons: list[Reason]  # answer-level
+    notes: list[str]
+    verifier_policy_hash: str
+
+
+def _add(reasons: list[Reason], *codes: Reason) -> None:
+    for code in codes:
+        if code not in reasons:
+            reasons.append(code)
+
+
+def _not_run(detail: str) -> Check:
+    return Check(passed=False, detail=detail)
+
+
+def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy) -> ClaimVerification:
+    ids = list(dict.fromkeys(item.evidence_ids))
+    cited = [prepared[i] for i in ids if i in prepared]
+    unknown = [i for i in ids if i not in prepared]
+    reasons: list[Reason] = []
+    notes: list[str] = []
+    caps: list[Reason] = []
+    if not ids:
+        caps.append(Reason.WARRANT_MISSING)
+        notes.append("cites no evidence")
+    if unknown:
+        _add(caps, Reason.WARRANT_MISSING)
+        notes.append(f"cites id(s) not in the evidence: {', '.join(unknown)}")
+    if len(ids) > policy.max_evidence_ids:
+        caps.append(Reason.TOO_MANY_EVIDENCE_IDS)
+        notes.append(f"cites {len(ids)} evidence ids; the policy allows {policy.max_evidence_ids}")
+
+    if not cited:
+        none = _not_run("no known evidence cited")
+        checks = ClaimChecks(quote=None if item.quote is None else none, span=none, entities=none, paraphrase=none)
+        return ClaimVerification(index=item.index, text=item.text, evidence_ids=item.evidence_ids,
+                                 verdict=Verdict.UNSUPPORTED, reasons=caps, notes=notes, checks=checks)
+
+    claim = Claim.of(item.text)
+    failures: list[Reason] = []
+    quote = None
+    if item.quote is not None:
+        quote, why = quote_check(item.quote, cited)
+        failures += why
+    span, why = span_check(claim, cited, policy.span_window_factor)
+    failures += why
+    entities, why = entities_check(claim, cited)
+    failures += why
+    paraphrase, why = paraphrase_check(claim, cited, policy.paraphrase_window_factor, policy.paraphrase_threshold)
+    failures += why
+
+    quote_ok = bool(quote and quote.passed)
+    if quote_ok and entities.passed and (mode == "quote" or paraphrase.passed):
+        verdict = Verdict.VERIFIED_QUOTE
+    elif span.passed and entities.passed:
+        verdict = Verdict.VERIFIED_SPAN
+    elif quote_ok or span.passed or paraphrase.passed:
+        verdict = Verdict.PARTIAL
+    else:
+        verdict = Verdict.UNSUPPORTED
+    if verdict in VERIFIED and caps:
+        notes.append(f"{verdict} capped at PARTIAL by {', '.join(caps)}")
+        verdict = Verdict.PARTIAL
+    _add(reasons, *caps)
+    if verdict not in VERIFIED:
+        _add(reasons, *failures)
+    return ClaimVerification(
+        index=item.index, text=item.text, evidence_ids=item.evidence_ids, verdict=verdict, reasons=reasons,
+        notes=notes, checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
+    )
+
+
+def verify_answer(
+    question: str,
+    mode: str,
+    evidence: list[Evidence] | list[dict[str, Any]],
+    answer: dict[str, Any],
+    policy: VerifierPolicy | dict[str, Any] | None = None,
+) -> Verification:
+    """Verify one answer. Raises `VerifyInputError` (an InputError and a ValueError) on out-of-shape input."""
+    question = check_question(question)
+    mode = check_mode(mode)
+    policy = load_policy(policy)
+    chunks = [Prepared.of(ev) for ev in parse_evidence(evidence)]
+    parsed = parse_answer(mode, answer)
+    prepared = {c.ev.id: c for c in chunks}
+
+    claims = [_verify_item(item, mode, prepared, policy) for item in parsed.items]
+    n = len(claims)
+    n_verified = sum(c.verdict in VERIFIED for c in claims)
+    reasons: list[Reason] = []
+    notes: list[str] = []
+
+    if n == 0:
+        label = Label.ABSTAINED if parsed.abstained_requests else Label.UNGROUNDED
+        _add(reasons, Reason.ABSTAINED if parsed.abstained_requests else Reason.NO_CLAIMS)
+    else:
+        label = Label.STRICT if n_verified == n else Label.HYBRID if n_verified else Label.UNGROUNDED
+        if parsed.abstained_requests:
+            _add(reasons, Reason.PARTIAL_ABSTENTION)
+
+    subject = content_stems(question)
+    cited_ids = list(dict.fromkeys(i for item in parsed.items for i in item.evidence_ids if i in prepared))
+    cited = [prepared[i] for i in cited_ids]
+    if policy.title_relevance and subject and cited:
+        irrelevant = [c.ev.id for c in cited if not (c.title_stems & subject)]
+        if irrelevant:
+            _add(reasons, Reason.TITLE_IRRELEVANT)
+            notes.append(f"Rule 8: title of {', '.join(irrelevant)} shares no content stem with the question")
+            for claim in claims:
+                if set(claim.evidence_ids) & set(irrelevant):
+                    _add(claim.reasons, Reason.TITLE_IRRELEVANT)
+            if label is Label.STRICT:
+                label = Label.HYBRID
+                notes.append("Rule 8: STRICT demoted to HYBRID")
+    if subject and cited and not any(c.stem_set & subject for c in cited):
+        _add(reasons, Reason.SUBJECT_ABSENT)
+        notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
+                     "occurs in the cited evidence")
+
+    if label is Label.STRICT:
+        audit = AuditMode.WARRANTED
+    elif n == 0:
+        audit = AuditMode.ABSTENTION
+    elif cited:
+        audit = AuditMode.LINKED
+    else:
+        audit = AuditMode.UNLINKED
+
+    quantifier = classify_quantifier(question)
+    key = "quotes" if mode == "quote" else "claims"
+    denial_texts = [(f"{key}[{i.index}].text", i.text) for i in parsed.items]
+    denial_texts += [(f"claims[{i.index}].quote", i.quote) for i in parsed.items if i.quote and mode != "quote"]
+    denial_texts += [(f"abstained_requests[{k}]", r) for k, r in enumerate(parsed.abstained_requests)]
+    answer_texts = [i.text for i in parsed.items] + [i.quote for i in parsed.items if i.quote]
+    guard = missed_answer_guard(question, quantifier, chunks, denial_texts, answer_texts, policy.guard_proximity_runes)
+    if guard.answerability_warning:
+        _add(reasons, Reason.MISSED_ANSWER_SUSPECTED)
+        if policy.demote_missed_answer:
+            notes.append(f"missed-answer guard: audit mode {audit} set to {AuditMode.MISSED_PARTIAL}")
+            audit = AuditMode.MISSED_PARTIAL
+
+    return Verification(
+        label=label,
+        audit_mode=audit,
+        mode=mode,
+        question=question,
+        claims=claims,
+        n_verified=n_verified,
+        n_quotes=n,
+        abstained_requests=parsed.abstained_requests,
+        quantifier=quantifier,
+        guard=guard,
+        reasons=reasons,
+        notes=notes,
+        verifier_policy_hash=verifier_policy_hash(policy),
+    )

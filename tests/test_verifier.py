@@ -1,0 +1,522 @@
+"""The deterministic verifier: each check both ways, label aggregation, Rules 8 and 9, ceilings, policy hash."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from arborist.errors import InputError
+from arborist.verify import (
+    REASONS,
+    AuditMode,
+    Evidence,
+    Label,
+    PolicyError,
+    Reason,
+    Verdict,
+    VerifierPolicy,
+    VerifyInputError,
+    canonical_json,
+    load_policy,
+    verifier_policy_hash,
+    verify_answer,
+)
+
+LIGHTHOUSE = (
+    "The Faro di Portonovo lighthouse was built in 1862 on a limestone cliff above the harbour. "
+    "Its lamp can be seen from 1,200 metres out at sea on a clear night. "
+    "Visitors pay $29 for a guided climb to the lantern room \u2014 the \u201cbest view on the coast\u201d, "
+    "according to the local tourist office. The keeper, Aldo Ricci, retired in 1974. "
+    "Fishermen said the light was never dark during the storms of that winter."
+)
+Q = "When was the Portonovo lighthouse built?"
+
+
+def ev(text: str = LIGHTHOUSE, title: str = "Portonovo lighthouse", id: str = "E1") -> dict[str, str]:
+    return {"id": id, "title": title, "text": text}
+
+
+def pointer(*claims: tuple[str, list[str]], abstained: list[str] | None = None) -> dict:
+    return {"claims": [{"text": t, "evidence_ids": ids} for t, ids in claims], "abstained_requests": abstained or []}
+
+
+def one(text: str, evidence: list[dict] | None = None, ids: list[str] | None = None, **kw):
+    v = verify_answer(Q, "claim_lattice_pointer", evidence or [ev()], pointer((text, ids or ["E1"])), **kw)
+    return v, v.claims[0]
+
+
+# ------------------------------------------------------------------ quote check
+
+
+def test_quote_mode_verbatim_quote_is_verified_quote_and_strict() -> None:
+    answer = {"quotes": [{"evidence_id": "E1", "text": "built in 1862 on a limestone cliff"}], "abstained_requests": []}
+    v = verify_answer(Q, "quote", [ev()], answer)
+    assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE
+    assert v.claims[0].checks.quote.passed and v.claims[0].checks.quote.evidence_id == "E1"
+    assert v.label is Label.STRICT and v.audit_mode is AuditMode.WARRANTED
+    assert (v.n_verified, v.n_quotes) == (1, 1)
+
+
+def test_quote_not_in_chunk_is_quote_not_found() -> None:
+    answer = {"quotes": [{"evidence_id": "E1", "text": "painted red and white in 1990 by volunteers"}]}
+    v = verify_answer(Q, "quote", [ev()], answer)
+    c = v.claims[0]
+    assert c.checks.quote.passed is False
+    assert Reason.QUOTE_NOT_FOUND in c.reasons
+    assert c.verdict is Verdict.UNSUPPORTED and v.label is Label.UNGROUNDED
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        'to the lantern room - the "best view on the coast"',  # straight quotes, hyphen for em dash
+        "to the lantern room \u2013 the \u201cbest view on the coast\u201d",  # en dash
+        "TO THE   LANTERN\n room \u2014 the \u2018\u2018best view on the coast\u2019\u2019".replace("\u2018\u2018", "\u201c").replace("\u2019\u2019", "\u201d"),
+        "\u201cto the lantern room \u2014 the \u201cbest view on the coast\u201d.\u201d",  # wrapped in quotes, trailing dot
+    ],
+)
+def test_quote_normalisation_quotes_dashes_whitespace_case(quote: str) -> None:
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": quote}]})
+    assert v.claims[0].checks.quote.passed, v.claims[0].checks.quote.detail
+
+
+def test_quote_normalisation_works_when_the_evidence_is_the_straight_one() -> None:
+    text = 'She called it "the best view on the coast" - twice.'
+    quote = "\u201cthe best view on the coast\u201d \u2014 twice"
+    v = verify_answer(Q, "quote", [ev(text)], {"quotes": [{"evidence_id": "E1", "text": quote}]})
+    assert v.claims[0].checks.quote.passed
+
+
+def test_quote_with_ellipsis_needs_fragments_in_order() -> None:
+    ok = "The Faro di Portonovo lighthouse ... on a limestone cliff"
+    bad = "on a limestone cliff ... The Faro di Portonovo lighthouse"
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": ok}, {"evidence_id": "E1", "text": bad}]})
+    assert v.claims[0].checks.quote.passed
+    assert v.claims[1].checks.quote.passed is False
+
+
+def test_quote_without_content_tokens_does_not_count() -> None:
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": "the"}]})
+    assert v.claims[0].checks.quote.passed is False
+    assert Reason.NO_CONTENT_TOKENS in v.claims[0].reasons
+
+
+def test_claim_lattice_quote_must_be_in_the_cited_chunk_not_another() -> None:
+    other = ev("Nothing about lighthouses here.", "Portonovo beach", "E2")
+    answer = {"claims": [{"text": "It was built in 1862.", "evidence_ids": ["E2"], "quote": "built in 1862"}]}
+    v = verify_answer(Q, "claim_lattice", [ev(), other], answer)
+    assert v.claims[0].checks.quote.passed is False
+    assert Reason.QUOTE_NOT_FOUND in v.claims[0].reasons
+
+
+def test_claim_lattice_true_quote_cannot_carry_an_unrelated_claim() -> None:
+    answer = {"claims": [{
+        "text": "Portonovo exports olive oil and wine to Germany.",
+        "evidence_ids": ["E1"],
+        "quote": "built in 1862 on a limestone cliff",
+    }]}
+    v = verify_answer(Q, "claim_lattice", [ev()], answer)
+    c = v.claims[0]
+    assert c.checks.quote.passed
+    assert c.verdict is not Verdict.VERIFIED_QUOTE
+    assert Reason.LOW_OVERLAP in c.reasons and Reason.ENTITY_MISSING in c.reasons
+
+
+def test_claim_lattice_missing_quote_is_reported_but_span_can_still_verify() -> None:
+    answer = {"claims": [{"text": "The lighthouse was built in 1862.", "evidence_ids": ["E1"]}]}
+    v = verify_answer(Q, "claim_lattice", [ev()], answer)
+    c = v.claims[0]
+    assert c.checks.quote.passed is False and c.checks.quote.detail == "no quote given"
+    assert c.verdict is Verdict.VERIFIED_SPAN
+
+
+def test_pointer_mode_has_no_quote_check() -> None:
+    _, c = one("The lighthouse was built in 1862.")
+    assert c.checks.quote is None
+
+
+# ------------------------------------------------------------------ span check
+
+
+def test_span_check_reordered_words_within_one_window() -> None:
+    _, c = one("In 1862 the lighthouse was built.")
+    assert c.checks.span.passed, c.checks.span.detail
+    assert c.verdict is Verdict.VERIFIED_SPAN
+    assert "1862" in c.checks.span.detail
+
+
+def test_span_check_substring_rule() -> None:
+    _, c = one("the keeper, Aldo Ricci, retired in 1974")
+    assert c.checks.span.passed and "verbatim" in c.checks.span.detail
+
+
+def test_span_check_fails_when_words_are_spread_over_the_chunk() -> None:
+    # every word is in the chunk, but "cliff" and "storms" are sentences apart
+    _, c = one("The cliff storms.")
+    assert c.checks.span.passed is False
+    assert Reason.SPAN_NOT_FOUND in c.reasons
+    assert "limit" in c.checks.span.detail
+
+
+def test_span_check_fails_when_a_content_word_is_absent() -> None:
+    _, c = one("The lighthouse was built in 1862 by Venetian engineers.")
+    assert c.checks.span.passed is False
+    assert "venetian" in c.checks.span.missing
+
+
+def test_negated_claim_is_not_verified_by_the_positive_sentence() -> None:
+    _, c = one("The keeper Aldo Ricci did not retire in 1974.")
+    assert c.verdict not in (Verdict.VERIFIED_SPAN, Verdict.VERIFIED_QUOTE)
+    assert Reason.NEGATION_MISMATCH in c.reasons
+
+
+def test_claim_with_matching_negation_is_verified() -> None:
+    _, c = one("The light was never dark during the storms.")
+    assert c.verdict is Verdict.VERIFIED_SPAN, c.checks.span.detail
+    _, c = one("The light was dark during the storms.")
+    assert c.verdict is not Verdict.VERIFIED_SPAN and Reason.NEGATION_MISMATCH in c.reasons
+
+
+def test_negation_leaking_from_the_next_sentence_does_not_verify() -> None:
+    answer = {"claims": [{
+        "text": "The keeper Aldo Ricci did not retire in 1974.",
+        "evidence_ids": ["E1"],
+        "quote": "The keeper, Aldo Ricci, retired in 1974.",
+    }]}
+    v = verify_answer(Q, "claim_lattice", [ev()], answer)
+    assert v.claims[0].checks.quote.passed
+    assert v.claims[0].verdict is not Verdict.VERIFIED_QUOTE
+    assert Reason.NEGATION_MISMATCH in v.claims[0].reasons
+
+
+# ------------------------------------------------------------------ entity / number check
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence_text"),
+    [
+        ("The lamp is visible from 1200 metres.", "The lamp is visible from 1,200 metres."),
+        ("The lamp is visible from 1,200 metres.", "The lamp is visible from 1200 metres."),
+        ("A guided climb costs 29 dollars.", "A guided climb costs $29 per person."),
+        ("The keeper retired in 1974.", "The keeper retired in 1974."),
+    ],
+)
+def test_numbers_compare_by_value(claim: str, evidence_text: str) -> None:
+    _, c = one(claim, [ev(evidence_text)])
+    assert c.checks.entities.passed, c.checks.entities.detail
+
+
+def test_wrong_number_is_number_missing() -> None:
+    _, c = one("The lighthouse was built in 1863 on a limestone cliff.")
+    assert c.checks.entities.passed is False
+    assert c.checks.entities.missing == ["1863"]
+    assert Reason.NUMBER_MISSING in c.reasons
+    assert c.verdict is not Verdict.VERIFIED_SPAN
+
+
+def test_wrong_name_is_entity_missing() -> None:
+    _, c = one("The keeper, Aldo Rossi, retired in 1974.")
+    assert c.checks.entities.missing == ["Rossi"]
+    assert Reason.ENTITY_MISSING in c.reasons
+    assert c.verdict is Verdict.PARTIAL  # the paraphrase still ties it to the chunk
+
+
+def test_names_may_come_from_the_title() -> None:
+    _, c = one("Portonovo has a lamp visible from 1,200 metres out at sea.", [ev(title="Portonovo")])
+    assert c.checks.entities.passed
+
+
+def test_lone_sentence_initial_word_is_not_a_name_but_mid_sentence_names_are() -> None:
+    _, c = one("Notably, the keeper Aldo Ricci retired in 1974.")
+    assert c.checks.entities.passed  # "Notably" is not taken for a name
+    _, c = one("The keeper retired in Ravenna in 1974.")
+    assert c.checks.entities.missing == ["Ravenna"]
+
+
+# ------------------------------------------------------------------ paraphrase check
+
+
+PARAPHRASE = "Visitors pay $29 to climb to the lantern room and enjoy the panorama."
+
+
+def test_paraphrase_passes_above_threshold_and_fails_below() -> None:
+    claim = PARAPHRASE
+    _, c = one(claim)
+    assert c.checks.paraphrase.passed, c.checks.paraphrase.detail
+    assert 0.6 <= c.checks.paraphrase.score < 1.0
+    _, strict = one(claim, policy=VerifierPolicy(paraphrase_threshold=0.95))
+    assert strict.checks.paraphrase.passed is False
+    assert Reason.LOW_OVERLAP in strict.reasons
+
+
+def test_paraphrase_only_support_is_partial() -> None:
+    _, c = one(PARAPHRASE)
+    assert c.checks.span.passed is False and c.checks.paraphrase.passed
+    assert c.verdict is Verdict.PARTIAL
+
+
+def test_unrelated_claim_is_low_overlap_and_unsupported() -> None:
+    v, c = one("Olive groves cover the southern hills of the region.")
+    assert c.checks.paraphrase.passed is False and Reason.LOW_OVERLAP in c.reasons
+    assert c.verdict is Verdict.UNSUPPORTED and v.label is Label.UNGROUNDED
+    assert v.audit_mode is AuditMode.LINKED
+
+
+# ------------------------------------------------------------------ label aggregation
+
+
+GOOD = "The lighthouse was built in 1862."
+BAD = "The lighthouse was painted blue by Venetian sailors."
+
+
+def test_label_strict_hybrid_ungrounded() -> None:
+    strict = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), ("Aldo Ricci retired in 1974.", ["E1"])))
+    hybrid = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), (BAD, ["E1"])))
+    ungrounded = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((BAD, ["E1"])))
+    assert (strict.label, strict.n_verified, strict.n_quotes) == (Label.STRICT, 2, 2)
+    assert (hybrid.label, hybrid.n_verified, hybrid.n_quotes) == (Label.HYBRID, 1, 2)
+    assert (ungrounded.label, ungrounded.n_verified) == (Label.UNGROUNDED, 0)
+    assert strict.audit_mode is AuditMode.WARRANTED
+    assert hybrid.audit_mode is AuditMode.LINKED and ungrounded.audit_mode is AuditMode.LINKED
+
+
+def test_full_abstention_is_abstained_not_strict() -> None:
+    v = verify_answer(Q, "claim_lattice", [ev()], {"claims": [], "abstained_requests": ["the architect's name"]})
+    assert v.label is Label.ABSTAINED and v.audit_mode is AuditMode.ABSTENTION
+    assert v.abstained_requests == ["the architect's name"]
+    assert Reason.ABSTAINED in v.reasons and (v.n_verified, v.n_quotes) == (0, 0)
+
+
+def test_partial_abstention_keeps_the_claims_label_and_lists_requests() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), abstained=["who designed it"]))
+    assert v.label is Label.STRICT
+    assert v.abstained_requests == ["who designed it"]
+    assert Reason.PARTIAL_ABSTENTION in v.reasons
+
+
+def test_empty_answer_is_ungrounded() -> None:
+    v = verify_answer(Q, "quote", [ev()], {"quotes": []})
+    assert v.label is Label.UNGROUNDED and Reason.NO_CLAIMS in v.reasons
+    assert v.audit_mode is AuditMode.ABSTENTION
+
+
+# ------------------------------------------------------------------ Rules 8 and 9
+
+
+def test_rule8_irrelevant_title_demotes_strict_to_hybrid() -> None:
+    chunk = ev(title="Adriatic coastal walks")
+    v = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
+    assert v.claims[0].verdict is Verdict.VERIFIED_SPAN
+    assert v.label is Label.HYBRID
+    assert Reason.TITLE_IRRELEVANT in v.reasons and Reason.TITLE_IRRELEVANT in v.claims[0].reasons
+    assert v.audit_mode is AuditMode.LINKED
+    off = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])), VerifierPolicy(title_relevance=False))
+    assert off.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in off.reasons
+
+
+def test_rule8_relevant_title_by_stem_keeps_strict() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev(title="Lighthouses of the Marche")], pointer((GOOD, ["E1"])))
+    assert v.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in v.reasons
+
+
+def test_rule8_never_promotes_and_ignores_uncited_chunks() -> None:
+    chunks = [ev(), ev("Unrelated.", "Olive oil", "E2")]
+    v = verify_answer(Q, "claim_lattice_pointer", chunks, pointer((GOOD, ["E1"]), (BAD, ["E1"])))
+    assert v.label is Label.HYBRID and Reason.TITLE_IRRELEVANT not in v.reasons
+
+
+def test_rule9_subject_absent_from_cited_evidence() -> None:
+    chunk = ev("The bakery opened in 1862 on the main square.", "Bakery")
+    v = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer(("The bakery opened in 1862.", ["E1"])))
+    assert Reason.SUBJECT_ABSENT in v.reasons
+    present = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"])))
+    assert Reason.SUBJECT_ABSENT not in present.reasons
+
+
+# ------------------------------------------------------------------ claim ceiling and warrants
+
+
+def _many(n: int) -> list[dict[str, str]]:
+    return [ev(id=f"E{i}") for i in range(1, n + 1)]
+
+
+def test_too_many_evidence_ids_caps_a_verified_claim() -> None:
+    ids = ["E1", "E2", "E3", "E4"]
+    v = verify_answer(Q, "claim_lattice_pointer", _many(4), pointer((GOOD, ids)))
+    c = v.claims[0]
+    assert Reason.TOO_MANY_EVIDENCE_IDS in c.reasons
+    assert c.verdict is Verdict.PARTIAL and v.label is Label.UNGROUNDED
+    roomy = verify_answer(Q, "claim_lattice_pointer", _many(4), pointer((GOOD, ids)), VerifierPolicy(max_evidence_ids=4))
+    assert roomy.claims[0].verdict is Verdict.VERIFIED_SPAN and roomy.label is Label.STRICT
+
+
+def test_duplicate_ids_count_once_towards_the_ceiling() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"] * 5)))
+    assert Reason.TOO_MANY_EVIDENCE_IDS not in v.claims[0].reasons
+
+
+def test_claim_citing_nothing_is_warrant_missing_and_unlinked() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, [])))
+    c = v.claims[0]
+    assert c.verdict is Verdict.UNSUPPORTED and c.reasons == [Reason.WARRANT_MISSING]
+    assert v.label is Label.UNGROUNDED and v.audit_mode is AuditMode.UNLINKED
+
+
+def test_claim_citing_an_unknown_id_is_warrant_missing() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E7"])))
+    assert v.claims[0].verdict is Verdict.UNSUPPORTED
+    assert Reason.WARRANT_MISSING in v.claims[0].reasons and "E7" in v.claims[0].notes[0]
+    mixed = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1", "E7"])))
+    assert mixed.claims[0].verdict is Verdict.PARTIAL  # verified against E1, capped by the invented id
+    assert Reason.WARRANT_MISSING in mixed.claims[0].reasons
+
+
+def test_quote_mode_unknown_evidence_id() -> None:
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E3", "text": "built in 1862"}]})
+    assert v.claims[0].verdict is Verdict.UNSUPPORTED and Reason.WARRANT_MISSING in v.claims[0].reasons
+
+
+# ------------------------------------------------------------------ input shape
+
+
+@pytest.mark.parametrize(
+    ("mode", "answer", "field"),
+    [
+        ("claims", {"claims": []}, "mode"),
+        ("claim_lattice", {"quotes": []}, "answer.claims"),
+        ("quote", {"claims": []}, "answer.quotes"),
+        ("claim_lattice", {"claims": "x"}, "answer.claims"),
+        ("claim_lattice", {"claims": [{"text": "x"}]}, "answer.claims[0].evidence_ids"),
+        ("claim_lattice", {"claims": [{"text": "x", "evidence_ids": "E1"}]}, "answer.claims[0].evidence_ids"),
+        ("claim_lattice", {"claims": [{"text": 3, "evidence_ids": []}]}, "answer.claims[0].text"),
+        ("claim_lattice", {"claims": [{"text": "x", "evidence_ids": [], "quote": 5}]}, "answer.claims[0].quote"),
+        ("quote", {"quotes": [{"text": "x"}]}, "answer.quotes[0].evidence_id"),
+        ("quote", {"quotes": [], "abstained_requests": "none"}, "answer.abstained_requests"),
+        ("quote", [], "answer"),
+    ],
+)
+def test_out_of_shape_answers_raise_naming_the_field(mode: str, answer: object, field: str) -> None:
+    with pytest.raises(VerifyInputError) as info:
+        verify_answer(Q, mode, [ev()], answer)  # type: ignore[arg-type]
+    assert info.value.field == field
+    assert str(info.value).startswith(field + ":") and "\n" not in str(info.value)
+    assert isinstance(info.value, InputError) and isinstance(info.value, ValueError)
+
+
+def test_bad_evidence_raises_naming_the_field() -> None:
+    with pytest.raises(VerifyInputError, match=r"^evidence\[1\]\.id: duplicate"):
+        verify_answer(Q, "quote", [ev(), ev()], {"quotes": []})
+    with pytest.raises(VerifyInputError, match=r"^evidence\[0\]\.title: missing"):
+        verify_answer(Q, "quote", [{"id": "E1", "text": "x"}], {"quotes": []})
+    with pytest.raises(VerifyInputError, match=r"^question:"):
+        verify_answer(None, "quote", [ev()], {"quotes": []})  # type: ignore[arg-type]
+
+
+def test_evidence_objects_and_extra_fields_are_accepted() -> None:
+    chunk = Evidence(id="E1", title="Portonovo lighthouse", text=LIGHTHOUSE)
+    extra = {**ev(), "score": 0.7, "chunk_id": "doc#chunk-0"}
+    a = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
+    b = verify_answer(Q, "claim_lattice_pointer", [extra], pointer((GOOD, ["E1"])))
+    assert a.model_dump() == b.model_dump()
+
+
+def test_verification_is_deterministic_and_json_serialisable() -> None:
+    args = (Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), (BAD, ["E1"])))
+    a, b = verify_answer(*args), verify_answer(*args)
+    assert a.model_dump_json() == b.model_dump_json()
+    data = json.loads(a.model_dump_json())
+    assert set(data["claims"][0]["checks"]) == {"quote", "span", "entities", "paraphrase"}
+    assert data["label"] == "HYBRID"
+
+
+# ------------------------------------------------------------------ policy and hash
+
+
+def test_policy_hash_format_and_default() -> None:
+    h = verifier_policy_hash(VerifierPolicy())
+    assert h.startswith("sha256:") and len(h) == len("sha256:") + 64
+    assert verifier_policy_hash() == h
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"])))
+    assert v.verifier_policy_hash == h
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"paraphrase_threshold": 0.7},
+        {"max_evidence_ids": 4},
+        {"span_window_factor": 2.0},
+        {"paraphrase_window_factor": 3.0},
+        {"title_relevance": False},
+        {"demote_missed_answer": True},
+        {"guard_proximity_runes": 100},
+    ],
+)
+def test_policy_hash_changes_when_a_knob_changes(change: dict) -> None:
+    assert verifier_policy_hash(VerifierPolicy(**change)) != verifier_policy_hash(VerifierPolicy())
+
+
+def test_policy_hash_ignores_field_order_and_defaults_spelled_out() -> None:
+    fields = {"paraphrase_threshold": 0.7, "max_evidence_ids": 2, "title_relevance": False}
+    forward = load_policy(dict(fields))
+    backward = load_policy(dict(reversed(list(fields.items()))))
+    assert verifier_policy_hash(forward) == verifier_policy_hash(backward)
+    spelled = VerifierPolicy(**VerifierPolicy().model_dump())
+    assert verifier_policy_hash(spelled) == verifier_policy_hash(VerifierPolicy())
+
+
+def test_canonical_json_is_sorted_compact_and_order_free() -> None:
+    a = canonical_json({"b": 1, "a": [1.5, "x"], "c": {"z": True, "y": None}})
+    b = canonical_json({"c": {"y": None, "z": True}, "a": [1.5, "x"], "b": 1})
+    assert a == b == b'{"a":[1.5,"x"],"b":1,"c":{"y":null,"z":true}}'
+
+
+def test_policy_hash_is_the_same_in_another_process() -> None:
+    code = (
+        "from arborist.verify import VerifierPolicy, verifier_policy_hash;"
+        "print(verifier_policy_hash(VerifierPolicy(paraphrase_threshold=0.7)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == verifier_policy_hash(VerifierPolicy(paraphrase_threshold=0.7))
+
+
+def test_unknown_policy_field_is_one_line_listing_valid_fields() -> None:
+    with pytest.raises(PolicyError) as info:
+        VerifierPolicy(paraphrase_treshold=0.5)
+    msg = str(info.value)
+    assert "\n" not in msg and "paraphrase_treshold" in msg
+    for name in ("paraphrase_threshold", "max_evidence_ids", "title_relevance", "demote_missed_answer", "version"):
+        assert name in msg
+    with pytest.raises(PolicyError, match="valid fields"):
+        load_policy({"bogus": 1})
+    with pytest.raises(PolicyError, match="valid: 1"):
+        load_policy({"version": 2})
+    with pytest.raises(PolicyError, match="paraphrase_threshold"):
+        load_policy({"paraphrase_threshold": 1.5})
+
+
+def test_policy_is_frozen() -> None:
+    policy = VerifierPolicy()
+    with pytest.raises(Exception):  # noqa: B017 - pydantic's frozen-instance error
+        policy.max_evidence_ids = 9  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ registry and layering
+
+
+def test_every_reason_code_has_a_one_line_meaning() -> None:
+    assert set(REASONS) == set(Reason)
+    assert all(meaning and "\n" not in meaning for meaning in REASONS.values())
+
+
+def test_verifier_imports_no_model_provider_and_no_cli() -> None:
+    code = (
+        "import sys, arborist.verify;"
+        "bad = [m for m in sys.modules if m.startswith(('arborist.models', 'arborist.cli'))];"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == ""
