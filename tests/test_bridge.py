@@ -48,7 +48,7 @@ def test_bridge_reaches_the_entity_the_question_never_names(tmp_path: Path) -> N
     rank = {h.source_id: h.rank for h in bridged.results}
     before = {h.source_id: h.rank for h in lexical.results}
     assert "director" not in before
-    assert rank["director"] == 2
+    assert rank["director"] <= 2  # the tuned bridge weight may even lift it above its seed
 
 
 def test_bridge_alone_is_refused(tmp_path: Path) -> None:
