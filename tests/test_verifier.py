@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from arborist.errors import InputError
+from arborist.governance.canonical import canonical_json
 from arborist.verify import (
     REASONS,
     AuditMode,
@@ -19,7 +20,6 @@ from arborist.verify import (
     Verdict,
     VerifierPolicy,
     VerifyInputError,
-    canonical_json,
     load_policy,
     verifier_policy_hash,
     verify_answer,
@@ -471,7 +471,7 @@ def test_policy_hash_ignores_field_order_and_defaults_spelled_out() -> None:
 def test_canonical_json_is_sorted_compact_and_order_free() -> None:
     a = canonical_json({"b": 1, "a": [1.5, "x"], "c": {"z": True, "y": None}})
     b = canonical_json({"c": {"y": None, "z": True}, "a": [1.5, "x"], "b": 1})
-    assert a == b == b'{"a":[1.5,"x"],"b":1,"c":{"y":null,"z":true}}'
+    assert a == b == '{"a":[1.5,"x"],"b":1,"c":{"y":null,"z":true}}'
 
 
 def test_policy_hash_is_the_same_in_another_process() -> None:

@@ -291,33 +291,26 @@ class CorpusStore:
         ).fetchone()
         return None if row is None else SourceDocument(source_id=row[0], title=row[1], text=row[2])
 
-    def chunks_by_rowid(self, rowids: Iterable[int]) -> dict[int, ChunkRow]:
-        ids = list(rowids)
-        out: dict[int, ChunkRow] = {}
+    def _chunks_where(self, column: str, keys: Iterable[object]) -> list[tuple[object, ChunkRow]]:
+        """(key, chunk) for chunks whose `column` is in `keys`, in batches under SQLite's variable limit."""
+        ids = list(keys)
+        out: list[tuple[object, ChunkRow]] = []
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
             for row in self.db.execute(
-                f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
-                f"WHERE c.id IN ({marks})",
+                f"SELECT c.{column}, {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
+                f"WHERE c.{column} IN ({marks})",
                 part,
             ):
-                out[row[0]] = ChunkRow(*row[1:])
+                out.append((row[0], ChunkRow(*row[1:])))
         return out
 
+    def chunks_by_rowid(self, rowids: Iterable[int]) -> dict[int, ChunkRow]:
+        return {key: row for key, row in self._chunks_where("id", rowids)}  # type: ignore[misc]
+
     def chunks_by_id(self, chunk_ids: Iterable[str]) -> dict[str, ChunkRow]:
-        ids = list(chunk_ids)
-        out: dict[str, ChunkRow] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for row in self.db.execute(
-                f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) "
-                f"WHERE c.chunk_id IN ({marks})",
-                part,
-            ):
-                out[row[0]] = ChunkRow(*row)
-        return out
+        return {key: row for key, row in self._chunks_where("chunk_id", chunk_ids)}  # type: ignore[misc]
 
     def all_chunks(self) -> list[ChunkRow]:
         """Every chunk in document order; for small stores (the single-document path)."""

@@ -9,7 +9,7 @@ nothing from the CLI.
 
 from arborist.verify.checks import Check
 from arborist.verify.guards import DENIAL_PATTERNS, GuardResult, find_denials
-from arborist.verify.policy import PolicyError, VerifierPolicy, canonical_json, load_policy, verifier_policy_hash
+from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, QuantifierClass, classify_quantifier
 from arborist.verify.reasons import REASONS, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import MODES, Evidence, VerifyInputError
@@ -34,7 +34,6 @@ __all__ = [
     "Verification",
     "VerifierPolicy",
     "VerifyInputError",
-    "canonical_json",
     "classify_quantifier",
     "find_denials",
     "load_policy",

@@ -9,16 +9,15 @@ same hash in every process whatever order its fields were given in.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arborist.errors import InputError
+from arborist.governance.canonical import tagged_digest
 
-POLICY_HASH_TAG = b"arborist-verifier-policy/1\0"
+POLICY_HASH_TAG = "arborist-verifier-policy/1"
 
 
 class PolicyError(InputError, ValueError):
@@ -82,11 +81,6 @@ def _one_line(exc: ValidationError) -> str:
     return f"verifier policy field '{field}': {err['msg']} (got {err.get('input')!r})"
 
 
-def canonical_json(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode("ascii")
-
-
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:
-    policy = policy or VerifierPolicy()
-    digest = hashlib.sha256(POLICY_HASH_TAG + canonical_json(policy.model_dump(mode="json")))
-    return "sha256:" + digest.hexdigest()
+    """Covers only the verifier's own knobs, so answer-policy changes never move it."""
+    return tagged_digest(POLICY_HASH_TAG, (policy or VerifierPolicy()).model_dump(mode="json"))
