@@ -191,11 +191,6 @@ def test_schema_violations(mode: str, answer: dict[str, Any], where: str) -> Non
     assert "\n" not in result.detail
 
 
-@pytest.mark.xfail(
-    reason="BUG: modes.py ClaimLatticeAnswer/QuoteAnswer/PointerAnswer give abstained_requests a default, so the "
-    "contract accepts an answer without it although json_schema(mode) (sent to the provider) requires it",
-    strict=True,
-)
 @pytest.mark.parametrize("mode", MODES)
 def test_missing_abstained_requests_is_a_schema_violation(mode: str) -> None:
     answer = {k: v for k, v in VALID[mode].items() if k != "abstained_requests"}

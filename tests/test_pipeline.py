@@ -343,11 +343,6 @@ def test_extra_policy_field_is_a_one_line_input_error() -> None:
     assert "colour" in message and "\n" not in message
 
 
-@pytest.mark.xfail(
-    reason="BUG: governance/policy.py build_policy reports an unknown field as 'policy value colour: Extra inputs "
-    "are not permitted' without listing the valid fields (DESIGN §4: errors list the valid ones)",
-    strict=True,
-)
 def test_extra_policy_field_error_lists_the_valid_fields() -> None:
     with pytest.raises(InputError) as info:
         policy(colour="red")

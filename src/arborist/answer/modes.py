@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from arborist.errors import InputError
 
@@ -39,19 +39,19 @@ class PointerClaim(BaseModel):
 class QuoteAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     quotes: list[Quote]
-    abstained_requests: list[str] = Field(default_factory=list)
+    abstained_requests: list[str]
 
 
 class ClaimLatticeAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     claims: list[Claim]
-    abstained_requests: list[str] = Field(default_factory=list)
+    abstained_requests: list[str]
 
 
 class PointerAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     claims: list[PointerClaim]
-    abstained_requests: list[str] = Field(default_factory=list)
+    abstained_requests: list[str]
 
 
 ANSWER_MODELS: dict[str, type[BaseModel]] = {

@@ -7,6 +7,8 @@ answer, and a layout change never changes the verifier hash.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arborist.answer.modes import MODES, PROMPT_VERSION, check_mode
@@ -17,14 +19,14 @@ from arborist.models.base import GenerationSettings
 from arborist.prompting.layouts import DEFAULT_MAX_REMINDER_CHARS, LAYOUTS, check_layout
 from arborist.retrieval.search import SearchSettings
 
-POLICY_VERSION = 1
+POLICY_VERSION: Literal[1] = 1
 GOVERNANCE_TAG = "arborist-governance-policy/1"
 
 
 class AnswerPolicy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: int = POLICY_VERSION
+    version: Literal[1] = POLICY_VERSION
     search: SearchSettings = Field(default_factory=SearchSettings)
     evidence_k: int = Field(default=5, ge=1, le=1000)
     context_runes: int = Field(default=12_000, ge=100, le=10_000_000)
@@ -66,4 +68,12 @@ def build_policy(**values: object) -> AnswerPolicy:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "extra_forbidden":
+            raise InputError(
+                f"unknown policy field '{where}'; valid fields: {', '.join(AnswerPolicy.model_fields)}"
+            ) from None
+        if err["type"] == "literal_error" and where == "version":
+            raise InputError(
+                f"policy version {err.get('input')!r} is not supported by this arborist; valid: {POLICY_VERSION}"
+            ) from None
         raise InputError(f"policy value {where}: {err['msg'].removeprefix('Value error, ')}") from None
