@@ -59,6 +59,17 @@ def governance_policy_hash(policy: AnswerPolicy) -> str:
     return tagged_digest(GOVERNANCE_TAG, policy.model_dump(mode="json"))
 
 
+def _fields_at(path: tuple[object, ...]) -> list[str]:
+    """Field names of the (nested) model that `path` leads to, read from the models themselves."""
+    model: type[BaseModel] = AnswerPolicy
+    for step in path:
+        annotation = model.model_fields[str(step)].annotation
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            break
+        model = annotation
+    return list(model.model_fields)
+
+
 def build_policy(**values: object) -> AnswerPolicy:
     """An AnswerPolicy from CLI/user values, with a one-line error for bad ones."""
     try:
@@ -70,7 +81,7 @@ def build_policy(**values: object) -> AnswerPolicy:
         where = ".".join(str(p) for p in err["loc"])
         if err["type"] == "extra_forbidden":
             raise InputError(
-                f"unknown policy field '{where}'; valid fields: {', '.join(AnswerPolicy.model_fields)}"
+                f"unknown policy field '{where}'; valid fields: {', '.join(_fields_at(err['loc'][:-1]))}"
             ) from None
         if err["type"] == "literal_error" and where == "version":
             raise InputError(
