@@ -79,7 +79,7 @@ def test_smollm2_answer_record_for_every_mode_and_layout(
 ) -> None:
     policy = build_policy(
         model_id=f"{smol.name}:{smol.model_id}", mode=mode, layout=layout, search=LEXICAL, evidence_k=3,
-        context_runes=4000, generation=GenerationSettings(max_tokens=200),
+        context_runes=2500, generation=GenerationSettings(max_tokens=200),
     )
     record = answer_question(demo_store, REFUND_QUESTION, policy, smol)
 

@@ -563,3 +563,45 @@ def test_cache_get_and_put(store: CorpusStore) -> None:
     got = cache.get(store.db, key)
     assert got is not None and got.cache_hit is True
     assert got.model_copy(update={"cache_hit": False}) == record
+
+
+# --- ask (single document) and query share one cache table -----------------------------------------------
+
+
+@pytest.fixture
+def no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`answer_document` embeds its temporary store; keep the embedding model out of these tests."""
+    import arborist.answer.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "embed_missing", lambda store, progress=None: 0)
+
+
+@pytest.fixture
+def one_doc_store(tmp_path: Path) -> Iterator[CorpusStore]:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "refund.md").write_text(REFUND, encoding="utf-8")
+    db = tmp_path / "one.db"
+    ingest_paths(db, [folder], ChunkingSettings(), embed=False)
+    with open_store(db) as s:
+        yield s
+
+
+def test_a_second_identical_ask_is_a_cache_hit(no_embedder: None, one_doc_store: CorpusStore) -> None:
+    doc = next(one_doc_store.iter_documents())
+    provider = ScriptedProvider(ANSWER_A)
+    first = engine.ask(one_doc_store, doc, QUESTION, policy(), provider, VerifierPolicy())
+    second = engine.ask(one_doc_store, doc, QUESTION, policy(), provider, VerifierPolicy())
+    assert not first.cache_hit and second.cache_hit and second.record_id == first.record_id
+    assert len(provider.history) == 1
+
+
+def test_query_never_serves_an_ask_answer(no_embedder: None, one_doc_store: CorpusStore) -> None:
+    doc = next(one_doc_store.iter_documents())
+    asked = engine.ask(one_doc_store, doc, QUESTION, policy(), ScriptedProvider(ANSWER_A), VerifierPolicy())
+    assert "| document) ===" in asked.prompt.messages[1].content
+    provider = ScriptedProvider(ANSWER_A)
+    queried = ask(one_doc_store, policy(), provider)
+    assert queried.record_id != asked.record_id
+    assert not queried.cache_hit and len(provider.history) == 1
+    assert "| retrieved) ===" in queried.prompt.messages[1].content

@@ -52,10 +52,11 @@ def governed(
     burn: bool = False,
     sample_index: int = 0,
     corpus_digest: str | None = None,
+    path: str = "query",
 ) -> AnswerRecord:
     """Serve from the cache unless `burn`; otherwise produce, verify and store. Always audit."""
     digest = corpus_digest or store.digest()
-    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index)
+    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path)
     record = None if burn else cache.get(store.db, key)
     stale = record is not None and (
         record.verification is None or record.verification.verifier_policy_hash != verifier_policy_hash(verifier)
@@ -68,7 +69,7 @@ def governed(
         # A failed provider call is not an answer: the next query must try again.
         if record.contract.reason != "PROVIDER_ERROR":
             cache.put(store.db, key, record.model_copy(update={"cache_hit": False}), sample_index)
-    audit.append_event(store.db, "answer", _audit_body(record))
+    audit.append_event(store.db, "answer", {"path": path, **_audit_body(record)})
     return record
 
 
@@ -88,5 +89,5 @@ def ask(
 ) -> AnswerRecord:
     return governed(
         store, question, policy, lambda: answer_document(doc, question, policy, provider),
-        verifier, burn=burn, sample_index=sample_index, corpus_digest=corpus_digest([doc]),
+        verifier, burn=burn, sample_index=sample_index, corpus_digest=corpus_digest([doc]), path="ask",
     )

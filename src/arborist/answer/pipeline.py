@@ -142,7 +142,8 @@ def answer_document(doc: SourceDocument, question: str, policy: AnswerPolicy, pr
     with _timed(timings, "retrieve"), tempfile.TemporaryDirectory(prefix="arborist-ask-") as tmp:
         with open_store(Path(tmp) / "doc.db", create=True) as store:
             store.ingest([doc], policy.chunking)
-            embed_missing(store)
+            if "dense" in policy.search.routes:
+                embed_missing(store)
             chunks = store.all_chunks()
             result = search(store, question, policy.search.model_copy(update={"k": len(chunks)}))
             digest = store.digest()

@@ -11,6 +11,9 @@ from arborist.corpus.store import open_store
 from arborist.governance.audit import list_events, verify_chain
 
 
+BROKEN_CHAIN_EXIT = 4
+
+
 @click.group()
 def audit() -> None:
     """The append-only audit log: one hash-chained event per answer."""
@@ -20,7 +23,10 @@ def audit() -> None:
 @db_option
 @json_option
 def verify(db: Path, as_json: bool) -> None:
-    """Walk the chain and name the first broken link (exit 1 if there is one)."""
+    """Walk the chain and name the first broken link.
+
+    Exit status: 0 intact, 4 broken (1 is an error such as a missing store).
+    """
     with open_store(db) as store:
         report = verify_chain(store.db)
     if as_json:
@@ -32,7 +38,7 @@ def verify(db: Path, as_json: bool) -> None:
         assert b is not None
         click.echo(f"audit chain BROKEN at event {b.seq} ({b.event_id}): {b.problem}")
     if not report.ok:
-        raise click.exceptions.Exit(1)
+        raise click.exceptions.Exit(BROKEN_CHAIN_EXIT)
 
 
 @audit.command("log")

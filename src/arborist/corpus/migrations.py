@@ -113,4 +113,18 @@ def m003_answer_cache_and_audit(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m004_audit_no_replace(db: sqlite3.Connection) -> None:
+    """`INSERT OR REPLACE` deletes the row it conflicts with without firing DELETE
+    triggers; refuse any insert that would collide with an existing event."""
+    _run(
+        db,
+        """
+        CREATE TRIGGER audit_no_replace BEFORE INSERT ON audit_events
+        WHEN EXISTS (SELECT 1 FROM audit_events WHERE seq = NEW.seq OR event_id = NEW.event_id)
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS)

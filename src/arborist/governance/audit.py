@@ -1,8 +1,11 @@
 """The hash-chained audit log: one event per answered query, append-only.
 
 Each event's hash covers its canonical JSON body and the previous event's
-hash (and its own sequence number), so editing, deleting or reordering any
-stored event breaks the chain at a place `verify_chain` can name.
+hash (and its own sequence number), so editing, deleting or reordering a
+stored event breaks the chain at a place `verify_chain` can name. Removing
+events from the end leaves a shorter valid chain: to detect that, keep the
+head hash `arborist audit verify` prints somewhere the store's writer cannot
+reach, and compare.
 """
 
 from __future__ import annotations

@@ -16,11 +16,15 @@ from arborist.governance.canonical import tagged_digest
 CACHE_TAG = "arborist-answer-cache/1"
 
 
-def cache_key(question: str, corpus_digest: str, governance_hash: str, sample_index: int = 0) -> str:
+def cache_key(
+    question: str, corpus_digest: str, governance_hash: str, sample_index: int = 0, path: str = "query"
+) -> str:
+    """`path` keeps the answer paths apart: `ask` over a one-document store has the
+    same corpus digest as `query` over it, but its prompt and ranking differ."""
     return tagged_digest(
         CACHE_TAG,
         {"question": question, "corpus_digest": corpus_digest, "governance_hash": governance_hash,
-         "sample_index": sample_index},
+         "sample_index": sample_index, "path": path},
     )
 
 
