@@ -76,7 +76,13 @@ def _strict(schema: dict[str, Any]) -> dict[str, Any]:
         if isinstance(node, dict):
             if "$ref" in node:
                 return walk(defs[node["$ref"].rsplit("/", 1)[1]])
-            out = {k: walk(v) for k, v in node.items() if k not in ("title", "default")}
+            # "title"/"default" are annotations on a schema node; under "properties"
+            # the keys are field names (a field may well be called "title").
+            out = {
+                k: ({name: walk(sub) for name, sub in v.items()} if k == "properties" else walk(v))
+                for k, v in node.items()
+                if k not in ("title", "default")
+            }
             if out.get("type") == "object" and "properties" in out:
                 out["required"] = list(out["properties"])
                 out["additionalProperties"] = False
