@@ -33,6 +33,9 @@ demo: setup
 	@mkdir -p $(dir $(DEMO_DB))
 	$(BIN)/arborist ingest $(DEMO_CORPUS) --db $(DEMO_DB)
 	$(BIN)/arborist search "How long is the refund window for annual plans?" --db $(DEMO_DB) --k 3
+	@echo "--- a single-fact question: the answer should be verified against its cited evidence"
+	$(BIN)/arborist query "How long is the refund window for annual plans?" --db $(DEMO_DB)
+	@echo "--- a two-part question: watch the label when the model answers less than was asked"
 	$(BIN)/arborist query "How long is the refund window for annual plans, and what is the Team plan's price per seat?" --db $(DEMO_DB)
 
 # Tests that need a local model run for real: the models are prepared first
