@@ -45,6 +45,26 @@ class Completion(BaseModel):
     raw: dict[str, Any] | None = Field(default=None, description="provider response body, when there is one")
 
 
+def chat_request(
+    messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The chat-completion arguments every backend shares (llama.cpp and OpenAI-style servers).
+
+    A schema goes inside `json_object`: llama.cpp (in-process and its server)
+    accepts that, not OpenAI's `json_schema`.
+    """
+    request: dict[str, Any] = {
+        "messages": [m.model_dump() for m in messages],
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+        "top_p": settings.top_p,
+        "seed": settings.seed,
+    }
+    if json_schema is not None:
+        request["response_format"] = {"type": "json_object", "schema": json_schema}
+    return request
+
+
 class Provider(Protocol):
     """A model backend. `model_id` names the exact weights or remote model."""
 

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from arborist.errors import ArboristError
-from arborist.models.base import Completion, GenerationSettings, Message
+from arborist.models.base import Completion, GenerationSettings, Message, chat_request
 from arborist.models.profiles import ResolvedModel, resolve
 
 N_THREADS = 2
@@ -100,15 +100,7 @@ class LocalProvider:
             floor = sum(len(llm.tokenize(m.content.encode("utf-8"), add_bos=False)) for m in messages)
             if floor >= n_ctx:
                 return self._fail(_too_long(floor, n_ctx), timings, floor)
-            kwargs: dict[str, Any] = {
-                "messages": [m.model_dump() for m in messages],
-                "temperature": settings.temperature,
-                "max_tokens": settings.max_tokens,
-                "top_p": settings.top_p,
-                "seed": settings.seed,
-            }
-            if json_schema is not None:
-                kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
+            kwargs = chat_request(messages, settings, json_schema)
             _reset_perf(llm)
             start = time.monotonic()
             try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arborist.errors import ArboristError
-from arborist.models.base import Completion, GenerationSettings, Message
+from arborist.models.base import Completion, GenerationSettings, Message, chat_request
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 3
@@ -84,17 +84,7 @@ class OpenAIProvider:
     def _body(
         self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None
     ) -> bytes:
-        body: dict[str, Any] = {
-            "model": self.model_id,
-            "messages": [m.model_dump() for m in messages],
-            "temperature": settings.temperature,
-            "max_tokens": settings.max_tokens,
-            "top_p": settings.top_p,
-            "seed": settings.seed,
-        }
-        if json_schema is not None:
-            # llama.cpp's server takes a schema inside json_object, not OpenAI's json_schema.
-            body["response_format"] = {"type": "json_object", "schema": json_schema}
+        body = {"model": self.model_id, **chat_request(messages, settings, json_schema)}
         return json.dumps(body).encode("utf-8")
 
     def _post(self, data: bytes) -> tuple[dict[str, Any] | None, _Failure | None]:
