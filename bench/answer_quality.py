@@ -31,12 +31,13 @@ from arborist.models.local import LocalProvider
 
 
 def answer_text(record: AnswerRecord) -> str:
+    """What the answer asserts: its quotes in quote mode, its claims' text otherwise.
+
+    A claim's supporting quote is evidence, not the answer: counting it let a
+    wrong claim ("785 stores") pass because its quote held the gold ("35th").
+    """
     answer = record.contract.answer or {}
-    parts = [q["text"] for q in answer.get("quotes", [])]
-    for c in answer.get("claims", []):
-        parts.append(c["text"])
-        parts.append(c.get("quote", ""))
-    return " ".join(parts)
+    return " ".join([q["text"] for q in answer.get("quotes", [])] + [c["text"] for c in answer.get("claims", [])])
 
 
 def contains_gold(record: AnswerRecord, golds: list[str]) -> bool:

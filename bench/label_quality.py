@@ -35,7 +35,7 @@ def table(rows: list[tuple[str, str, bool]]) -> None:
     for group in sorted({g for g, _, _ in rows}):
         sub = [(label, ok) for g, label, ok in rows if g == group]
         counts = Counter(label for label, _ in sub)
-        print(f"\n{group}: {len(sub)} answers")
+        print(f"\n{group}: {len(sub)} answers, {sum(ok for _, ok in sub)} contain gold")
         print("| label | answers | share | contains gold |")
         print("|---|---|---|---|")
         for label in ("STRICT", "HYBRID", "UNGROUNDED", "ABSTAINED"):

@@ -520,3 +520,34 @@ def test_verifier_imports_no_model_provider_and_no_cli() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+# --- a genuine quote must back its own claim (claim_lattice) -----------------------------------
+
+JOURNAL = (
+    "The Journal of Quiet Studies is a peer-reviewed journal published by the Society for Calm. "
+    "Its editor-in-chief is Mara Lind (University of Oslo)."
+)
+JOURNAL_QUOTE = "The Journal of Quiet Studies is a peer-reviewed journal published by the Society for Calm."
+
+
+def test_a_true_quote_cannot_carry_a_claim_it_does_not_make() -> None:
+    # Seen on MuSiQue: the quote is verbatim, the claim's words are scattered over
+    # the chunk, but the quote says nothing about who was president.
+    claim = {"text": "The first president of the Society for Calm was Mara Lind.", "evidence_ids": ["E1"],
+             "quote": JOURNAL_QUOTE}
+    v = verify_answer("Who was the first president of the Society for Calm?", "claim_lattice",
+                      [ev(JOURNAL, title="Journal of Quiet Studies")], {"claims": [claim], "abstained_requests": []})
+    (c,) = v.claims
+    assert c.checks.quote is not None and c.checks.quote.passed
+    assert c.verdict is not Verdict.VERIFIED_QUOTE
+    assert Reason.QUOTE_MISMATCH in c.reasons
+    assert v.label is not Label.STRICT
+
+
+def test_a_quote_that_states_the_claim_verifies() -> None:
+    claim = {"text": "The Journal of Quiet Studies is published by the Society for Calm.", "evidence_ids": ["E1"],
+             "quote": JOURNAL_QUOTE}
+    v = verify_answer("Who publishes the Journal of Quiet Studies?", "claim_lattice",
+                      [ev(JOURNAL, title="Journal of Quiet Studies")], {"claims": [claim], "abstained_requests": []})
+    assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE and v.label is Label.STRICT

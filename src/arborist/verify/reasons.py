@@ -44,6 +44,7 @@ class Reason(StrEnum):
     """Reason codes; see REASONS for their meaning."""
 
     QUOTE_NOT_FOUND = "QUOTE_NOT_FOUND"
+    QUOTE_MISMATCH = "QUOTE_MISMATCH"
     QUOTE_MISSING = "QUOTE_MISSING"
     SPAN_NOT_FOUND = "SPAN_NOT_FOUND"
     NUMBER_MISSING = "NUMBER_MISSING"
@@ -63,6 +64,8 @@ class Reason(StrEnum):
 
 REASONS: dict[Reason, str] = {
     Reason.QUOTE_NOT_FOUND: "the quoted text occurs in none of the cited chunks, even after normalisation",
+    Reason.QUOTE_MISMATCH: "the quote is genuine, but the claim says more than it: a name, number or content word of "
+    "the claim is not supported by the quote (and the cited chunk's title)",
     Reason.QUOTE_MISSING: "the claim carries no quote (or an empty one), so the quote check could not run",
     Reason.SPAN_NOT_FOUND: "no contiguous window of a cited chunk holds all of the claim's content tokens",
     Reason.NUMBER_MISSING: "a number or date in the claim occurs in none of the cited evidence",

@@ -3,8 +3,11 @@
 Per claim (or quote), against the evidence it cites (see `checks` for the rules):
 
     VERIFIED_QUOTE  quote check passed, entities passed and, in claim_lattice
-                    mode, the claim text's paraphrase check passed too (so a
-                    true quote cannot carry an unrelated or negated claim)
+                    mode, the claim is supported by its own quote: the claim's
+                    names and numbers, and enough of its content words, are in
+                    the quote (or the cited chunk's title). A genuine quote
+                    must not carry a claim the quote does not make; chunk-wide
+                    support is the span check's job (QUOTE_MISMATCH otherwise)
     VERIFIED_SPAN   span check passed and entities passed
     PARTIAL         quote, span or paraphrase passed, but the claim is not
                     verified; also a verified claim that cites an unknown id
@@ -137,7 +140,12 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
     failures += why
 
     quote_ok = bool(quote and quote.passed)
-    if quote_ok and entities.passed and (mode == "quote" or paraphrase.passed):
+    backs_claim = mode == "quote" or (
+        quote_ok and item.quote is not None and _quote_backs_claim(claim, item.quote, cited, policy)
+    )
+    if quote_ok and not backs_claim:
+        failures.append(Reason.QUOTE_MISMATCH)
+    if quote_ok and entities.passed and backs_claim:
         verdict = Verdict.VERIFIED_QUOTE
     elif span.passed and entities.passed:
         verdict = Verdict.VERIFIED_SPAN
@@ -155,6 +163,17 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
         index=item.index, text=item.text, evidence_ids=item.evidence_ids, verdict=verdict, reasons=reasons,
         notes=notes, checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
     )
+
+
+def _quote_backs_claim(claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy) -> bool:
+    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title)."""
+    for chunk in cited:
+        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=quote))]
+        entities, _ = entities_check(claim, own)
+        paraphrase, _ = paraphrase_check(claim, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        if entities.passed and paraphrase.passed:
+            return True
+    return False
 
 
 def verify_answer(
