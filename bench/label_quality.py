@@ -3,6 +3,8 @@
 Usage:
   .venv/bin/python bench/label_quality.py --n 100 [--profile qwen2.5-1.5b] [--mode claim_lattice]
       answers the first N MuSiQue questions (../shared/data) with the local model,
+  .venv/bin/python bench/label_quality.py --demo
+      the same on the demo corpus's own questions (single-hop; no ../shared/data needed),
   .venv/bin/python bench/label_quality.py --from-records FILE.jsonl
       re-verifies records written by bench/answer_quality.py --records, without
       calling any model (the verifier judges stored answers under its current policy).
@@ -24,7 +26,9 @@ from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
 from arborist.corpus.store import open_store
-from arborist.evaluation.format import load_evaluation
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.evaluation.format import Question, load_evaluation
+from arborist.ingest import ingest_paths
 from arborist.governance.policy import build_policy
 from arborist.models.local import LocalProvider
 from arborist.verify import VerifierPolicy
@@ -45,6 +49,17 @@ def table(rows: list[tuple[str, str, bool]]) -> None:
             print(f"| {label} | {n} | {n / len(sub):.0%} | {rate} |")
 
 
+DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
+
+
+def demo_questions(out: Path) -> tuple[Path, list[Question]]:
+    """The demo corpus in a store under `out`, and its answerable questions."""
+    out.mkdir(parents=True, exist_ok=True)
+    ingest_paths(out / "store.db", [DEMO / "corpus"], ChunkingSettings())
+    rows = [json.loads(line) for line in (DEMO / "questions.jsonl").read_text().splitlines() if line.strip()]
+    return out, [Question(id=r["id"], question=r["question"], answers=r["answers"]) for r in rows if r["answers"]]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=100)
@@ -52,6 +67,7 @@ def main() -> None:
     ap.add_argument("--mode", default="claim_lattice")
     ap.add_argument("--out", type=Path, default=Path("/tmp/arborist-labels"))
     ap.add_argument("--from-records", type=Path)
+    ap.add_argument("--demo", action="store_true", help="use the demo corpus and its questions")
     ap.add_argument("--records", type=Path, help="append the answer records here (JSONL)")
     args = ap.parse_args()
     verifier = VerifierPolicy()
@@ -66,8 +82,11 @@ def main() -> None:
             rows.append((f"{item['profile']} {item['mode']}", record.verification.label.value,
                          contains_gold(record, golds[item["question_id"]])))
     else:
-        work = prepare(args.out)
-        questions = load_evaluation(work / "evaluation.json").questions[: args.n]
+        if args.demo:
+            work, questions = demo_questions(args.out)
+        else:
+            work = prepare(args.out)
+            questions = load_evaluation(work / "evaluation.json").questions[: args.n]
         provider = LocalProvider(args.profile)
         policy = build_policy(model_id=f"local:{provider.model_id}", mode=args.mode)
         with open_store(work / "store.db") as store:
@@ -75,7 +94,8 @@ def main() -> None:
                 record = verify_record(answer_question(store, q.question, policy, provider), verifier)
                 assert record.verification is not None
                 ok = contains_gold(record, q.answers)
-                rows.append((f"{args.profile} {args.mode}", record.verification.label.value, ok))
+                rows.append((f"{'demo' if args.demo else 'musique'} {args.profile} {args.mode}",
+                             record.verification.label.value, ok))
                 print(f"{i}/{len(questions)} {q.id}: {record.verification.label.value} gold={ok}", flush=True)
                 if args.records:
                     with args.records.open("a") as fh:

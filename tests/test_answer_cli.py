@@ -68,7 +68,8 @@ def test_query_json_emits_the_whole_record_and_exits_3_on_provider_error(run_cli
     assert {"sha256", "messages", "json_schema", "layout"} <= set(record["prompt"])
     assert record["prompt"]["sha256"].startswith("sha256:")
     assert [m["role"] for m in record["prompt"]["messages"]] == ["system", "user"]
-    assert record["prompt"]["json_schema"] == json_schema("claim_lattice")
+    admitted = [e["evidence_id"] for e in record["evidence"]]
+    assert record["prompt"]["json_schema"] == json_schema("claim_lattice", admitted)
 
     assert record["contract"]["reason"] == "PROVIDER_ERROR" and record["contract"]["valid"] is False
     assert record["contract"]["detail"] == NO_RESPONSE
@@ -236,7 +237,8 @@ def test_http_answer_valid_contract_exit_0(run_cli: Run, demo_db: Path, server: 
     [req] = server.requests
     assert req.path == "/v1/chat/completions"
     assert req.body["messages"] == record["prompt"]["messages"]
-    assert req.body["response_format"] == {"type": "json_object", "schema": json_schema("claim_lattice")}
+    admitted = [e["evidence_id"] for e in record["evidence"]]
+    assert req.body["response_format"] == {"type": "json_object", "schema": json_schema("claim_lattice", admitted)}
     assert (req.body["model"], req.body["max_tokens"]) == ("fault", 200)
 
 

@@ -404,3 +404,12 @@ def test_every_reason_used_is_documented() -> None:
     assert reasons == set(REASONS)
     assert SEEN <= set(REASONS)
     assert contract.REASONS is REASONS
+
+
+@pytest.mark.parametrize("mode", ["quote", "claim_lattice", "claim_lattice_pointer"])
+def test_schema_with_evidence_ids_enumerates_exactly_the_admitted_ids(mode: str) -> None:
+    schema = json_schema(mode, ["E1", "E2"])
+    item = schema["properties"]["quotes" if mode == "quote" else "claims"]["items"]["properties"]
+    cite = item["evidence_id"] if mode == "quote" else item["evidence_ids"]["items"]
+    assert cite == {"type": "string", "enum": ["E1", "E2"]}
+    assert json_schema(mode, []) == json_schema(mode)  # nothing admitted: nothing to enumerate

@@ -157,7 +157,8 @@ def test_prompt_is_what_the_provider_received(demo_store: CorpusStore, mode: str
     sent = canonical_json([m.model_dump() for m in call.messages]).encode("utf-8")
     kept = canonical_json([m.model_dump() for m in record.prompt.messages]).encode("utf-8")
     assert sent == kept
-    assert call.schema == json_schema(mode) == record.prompt.json_schema
+    admitted_ids = [e.evidence_id for e in record.evidence]
+    assert call.schema == json_schema(mode, admitted_ids) == record.prompt.json_schema
     assert call.settings == pol.generation
 
     system, user = record.prompt.messages

@@ -94,8 +94,22 @@ def _strict(schema: dict[str, Any]) -> dict[str, Any]:
     return walk(schema)
 
 
-def json_schema(mode: str) -> dict[str, Any]:
-    return _strict(ANSWER_MODELS[check_mode(mode)].model_json_schema())
+def json_schema(mode: str, evidence_ids: list[str] | None = None) -> dict[str, Any]:
+    """The mode's schema; with `evidence_ids`, citations are constrained to exactly those ids.
+
+    Constrained decoding then cannot cite an id that was never admitted (a
+    1.5B model was seen citing ".2" for E2). With no ids there is nothing to
+    enumerate, and the contract alone catches stray citations.
+    """
+    schema = _strict(ANSWER_MODELS[check_mode(mode)].model_json_schema())
+    if evidence_ids:
+        cite = {"type": "string", "enum": list(evidence_ids)}
+        item = schema["properties"]["quotes" if mode == "quote" else "claims"]["items"]["properties"]
+        if mode == "quote":
+            item["evidence_id"] = cite
+        else:
+            item["evidence_ids"] = {"type": "array", "items": cite}
+    return schema
 
 
 def system_prompt(mode: str, version: str = PROMPT_VERSION) -> str:

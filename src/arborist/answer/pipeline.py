@@ -76,11 +76,11 @@ def answer_from_ranked(
         admission = admit(ranked, policy.evidence_k, policy.context_runes)
     with _timed(timings, "assemble"):
         messages = build_messages(question, admission.admitted, policy, role)
-        schema = json_schema(policy.mode)
         evidence = [
             EvidenceEntry(evidence_id=evidence_id(i), chunk_id=c.chunk_id, source_id=c.source_id, title=c.title, text=c.text)
             for i, c in enumerate(admission.admitted)
         ]
+        schema = json_schema(policy.mode, [e.evidence_id for e in evidence])
     with _timed(timings, "generate"):
         completion = provider.complete(messages, policy.generation, json_schema=schema)
     with _timed(timings, "contract"):
