@@ -551,3 +551,14 @@ def test_a_quote_that_states_the_claim_verifies() -> None:
     v = verify_answer("Who publishes the Journal of Quiet Studies?", "claim_lattice",
                       [ev(JOURNAL, title="Journal of Quiet Studies")], {"claims": [claim], "abstained_requests": []})
     assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE and v.label is Label.STRICT
+
+
+def test_a_miscited_quote_is_named_but_never_promoted() -> None:
+    other = ev("The harbour office opens at 8 a.m. every weekday.", title="Harbour office", id="E2")
+    claim = {"text": "The lighthouse was built in 1862.", "evidence_ids": ["E2"],
+             "quote": "The Faro di Portonovo lighthouse was built in 1862"}
+    v = verify_answer(Q, "claim_lattice", [ev(), other], {"claims": [claim], "abstained_requests": []})
+    (c,) = v.claims
+    assert Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons
+    assert any("E1" in note for note in c.notes)
+    assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN) and v.label is Label.UNGROUNDED

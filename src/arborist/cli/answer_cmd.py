@@ -55,6 +55,8 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         click.echo(f"  * {claim['text']}  [{ids}]{verdict}")
         if claim.get("quote"):
             click.echo(f'      "{claim["quote"]}"')
+        for note in cv.notes if cv else []:
+            click.echo(f"      note: {note}")
     for req in answer.get("abstained_requests", []):
         click.echo(f"  abstained: {req}")
     if v is not None and v.guard.answerability_warning:

@@ -45,6 +45,7 @@ class Reason(StrEnum):
 
     QUOTE_NOT_FOUND = "QUOTE_NOT_FOUND"
     QUOTE_MISMATCH = "QUOTE_MISMATCH"
+    QUOTE_IN_UNCITED_EVIDENCE = "QUOTE_IN_UNCITED_EVIDENCE"
     QUOTE_MISSING = "QUOTE_MISSING"
     SPAN_NOT_FOUND = "SPAN_NOT_FOUND"
     NUMBER_MISSING = "NUMBER_MISSING"
@@ -64,6 +65,8 @@ class Reason(StrEnum):
 
 REASONS: dict[Reason, str] = {
     Reason.QUOTE_NOT_FOUND: "the quoted text occurs in none of the cited chunks, even after normalisation",
+    Reason.QUOTE_IN_UNCITED_EVIDENCE: "the quote is not in the cited chunks but is in another admitted chunk: a "
+    "miscitation (reported only; the claim is still judged against what it cites)",
     Reason.QUOTE_MISMATCH: "the quote is genuine, but the claim says more than it: a name, number or content word of "
     "the claim is not supported by the quote (and the cited chunk's title)",
     Reason.QUOTE_MISSING: "the claim carries no quote (or an empty one), so the quote check could not run",

@@ -132,6 +132,11 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
     if item.quote is not None:
         quote, why = quote_check(item.quote, cited)
         failures += why
+        if not quote.passed:
+            elsewhere = [p.ev.id for i, p in prepared.items() if i not in ids and quote_check(item.quote, [p])[0].passed]
+            if elsewhere:
+                failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
+                notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
     span, why = span_check(claim, cited, policy.span_window_factor)
     failures += why
     entities, why = entities_check(claim, cited)
