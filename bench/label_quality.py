@@ -73,8 +73,8 @@ def main() -> None:
     verifier = VerifierPolicy()
     rows: list[tuple[str, str, bool]] = []
     if args.from_records:
-        work = args.out
-        golds = {q.id: q.answers for q in load_evaluation(prepare(work) / "evaluation.json").questions}
+        source = demo_questions(args.out)[1] if args.demo else load_evaluation(prepare(args.out) / "evaluation.json").questions
+        golds = {q.id: q.answers for q in source}
         for line in args.from_records.read_text().splitlines():
             item = json.loads(line)
             record = verify_record(AnswerRecord.model_validate(item["record"]), verifier)
