@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 from arborist.answer.pipeline import answer_document, answer_question
 from arborist.answer.record import AnswerRecord
+from arborist.answer.verification import verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore
 from arborist.governance import audit, cache
 from arborist.governance.canonical import canonical_json
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Provider
-from arborist.answer.verification import verify_record
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 
@@ -51,11 +51,15 @@ def governed(
     verifier: VerifierPolicy,
     burn: bool = False,
     sample_index: int = 0,
-    corpus_digest: str | None = None,
+    answer_corpus_digest: str | None = None,
     path: str = "query",
 ) -> AnswerRecord:
-    """Serve from the cache unless `burn`; otherwise produce, verify and store. Always audit."""
-    digest = corpus_digest or store.digest()
+    """Serve from the cache unless `burn`; otherwise produce, verify and store. Always audit.
+
+    `answer_corpus_digest` names the documents the answer came from when that
+    is not the store's corpus (the single-document `ask` path).
+    """
+    digest = answer_corpus_digest or store.digest()
     key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path)
     record = None if burn else cache.get(store.db, key)
     stale = record is not None and (
@@ -89,5 +93,5 @@ def ask(
 ) -> AnswerRecord:
     return governed(
         store, question, policy, lambda: answer_document(doc, question, policy, provider),
-        verifier, burn=burn, sample_index=sample_index, corpus_digest=corpus_digest([doc]), path="ask",
+        verifier, burn=burn, sample_index=sample_index, answer_corpus_digest=corpus_digest([doc]), path="ask",
     )
