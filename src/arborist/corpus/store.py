@@ -322,13 +322,6 @@ class CorpusStore:
             )
         ]
 
-    def rowid_of(self, chunk_ids: Iterable[str]) -> dict[str, int]:
-        ids = list(chunk_ids)
-        marks = ",".join("?" * len(ids))
-        return dict(
-            self.db.execute(f"SELECT chunk_id, id FROM chunks WHERE chunk_id IN ({marks})", ids)
-        )
-
     def fts(self, expression: str, limit: int, weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, float]]:
         """Chunk rowids matching an FTS5 expression, best first, with a higher-is-better score.
 
@@ -343,20 +336,6 @@ class CorpusStore:
             (weights[0], weights[1], expression, limit),
         ).fetchall()
         return [(rowid, -score) for rowid, score in rows]
-
-    def texts_by_rowid(self, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
-        """(title, text) of chunks by rowid, for re-ranking candidates in Python."""
-        out: dict[int, tuple[str, str]] = {}
-        for start in range(0, len(rowids), 500):
-            part = list(rowids[start : start + 500])
-            marks = ",".join("?" * len(part))
-            for rowid, title, text in self.db.execute(
-                f"SELECT c.id, d.title, c.text FROM chunks c JOIN documents d USING(doc_id) "
-                f"WHERE c.id IN ({marks})",
-                part,
-            ):
-                out[rowid] = (title, text)
-        return out
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -71,11 +71,11 @@ def core_keywords(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
     if not terms.content_stems:
         return []
     pool = store.fts(any_of(terms.content), depth * 2)
-    texts = store.texts_by_rowid([rowid for rowid, _ in pool])
+    rows = store.chunks_by_rowid(rowid for rowid, _ in pool)
     scored = []
     for rowid, bm25 in pool:
-        title, text = texts[rowid]
-        scored.append((rowid, terms.covered(title + "\n" + text) + bm25 / 1000.0))
+        row = rows[rowid]
+        scored.append((rowid, terms.covered(row.title + "\n" + row.text) + bm25 / 1000.0))
     scored.sort(key=lambda h: -h[1])
     return scored[:depth]
 

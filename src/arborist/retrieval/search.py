@@ -13,7 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arborist import embedding
-from arborist.corpus.store import CorpusStore
+from arborist.corpus.store import ChunkRow, CorpusStore
 from arborist.errors import InputError
 from arborist.retrieval.analysis import QueryTerms, stems_of
 from arborist.retrieval.fusion import rrf
@@ -97,7 +97,7 @@ class SearchResult(BaseModel):
 
 
 def _title_filter(
-    store: CorpusStore, terms: QueryTerms, fused: list[tuple[int, float, dict[str, int]]]
+    rows: dict[int, ChunkRow], terms: QueryTerms, fused: list[tuple[int, float, dict[str, int]]]
 ) -> tuple[list[tuple[int, float, dict[str, int]]], list[int]]:
     """Drop candidates whose title shares no content stem with the question.
 
@@ -105,12 +105,11 @@ def _title_filter(
     candidate's title relates to the question at all, the question names no
     entity the titles know, and filtering would drop everything: keep all.
     """
-    titles = {rowid: title for rowid, (title, _) in store.texts_by_rowid([f[0] for f in fused]).items()}
     kept, dropped = [], []
     any_title_related = False
     for item in fused:
         rowid, _, ranks = item
-        related = bool(terms.content_stems & stems_of(titles[rowid]))
+        related = bool(terms.content_stems & stems_of(rows[rowid].title))
         any_title_related |= related
         if related or FILTER_ACCEPT_ROUTES.intersection(ranks):
             kept.append(item)
@@ -149,12 +148,13 @@ def search(
         for name in staged:
             per_route[name] = STAGED_ROUTES[name](store, seeds, settings.route_depth)
     fused = rrf(per_route, k=settings.rrf_k, weights=settings.route_weights)
+    # Every fused candidate is in some route's ranking: one fetch serves the
+    # filter, the results and the per-route rankings.
+    rows = store.chunks_by_rowid({r for ids in per_route.values() for r in ids})
     dropped: list[int] = []
     if settings.title_filter and fused:
-        fused, dropped = _title_filter(store, terms, fused)
+        fused, dropped = _title_filter(rows, terms, fused)
     top = fused[: settings.k]
-    needed = {f[0] for f in top} | set(dropped) | {r for ids in per_route.values() for r in ids}
-    rows = store.chunks_by_rowid(needed)
     hits = [
         SearchHit(
             rank=i,
