@@ -21,6 +21,7 @@ import numpy as np
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.metrics import dedupe
+from arborist.evaluation.retrieval_eval import ranked_sources
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, search_many
 
 WEIGHTS = (0.0, 0.5, 1.0, 2.0)
@@ -31,15 +32,12 @@ def record(db: Path, eval_path: Path) -> list[tuple[dict[str, list[str]], set[st
     """Per question: {route: ranked source ids}, relevant ids."""
     evaluation = load_evaluation(eval_path)
     with open_store(db) as store:
-        doc_source = dict(store.db.execute("SELECT doc_id, source_id FROM documents").fetchall())
+        doc_source = store.source_ids()
         qs = [q for q in evaluation.questions if q.relevant_source_ids]
         out = []
         settings = SearchSettings(title_filter=False)
         for q, res in zip(qs, search_many(store, [q.question for q in qs], settings)):
-            routes = {
-                name: [doc_source[c.split("#chunk-", 1)[0]] for c in ids]
-                for name, ids in res.route_rankings.items()
-            }
+            routes = {name: ranked_sources(ids, doc_source) for name, ids in res.route_rankings.items()}
             out.append((routes, set(q.relevant_source_ids)))
     return out
 

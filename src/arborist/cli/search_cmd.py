@@ -37,11 +37,6 @@ def _read_queries(path: Path) -> Iterator[tuple[str, str]]:
         yield str(obj.get("id", lineno)), obj["question"]
 
 
-def _validate_queries(path: Path) -> list[tuple[str, str]]:
-    """Read the whole batch first so a bad line fails before any output is written."""
-    return list(_read_queries(path))
-
-
 def _json_result(result: SearchResult) -> dict[str, object]:
     return {
         "results": [h.model_dump(include=set(RESULT_FIELDS)) for h in result.results],
@@ -88,7 +83,7 @@ def search_command(
     settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=title_filter)
     with open_store(db) as store:
         if queries is not None:
-            batch = _validate_queries(queries)
+            batch = list(_read_queries(queries))  # a bad line fails before any output
             warned = False
             for (qid, _), result in zip(batch, search_many(store, [q for _, q in batch], settings)):
                 if not warned:

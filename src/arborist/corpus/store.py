@@ -283,6 +283,10 @@ class CorpusStore:
         ):
             yield SourceDocument(source_id=source_id, title=title, text=text)
 
+    def source_ids(self) -> dict[str, str]:
+        """doc_id -> source_id for every document (what evaluations are written against)."""
+        return dict(self.db.execute("SELECT doc_id, source_id FROM documents").fetchall())
+
     def document(self, key: str) -> SourceDocument | None:
         """A document by store id or source id."""
         row = self.db.execute(

@@ -54,11 +54,8 @@ class RetrievalReport(BaseModel):
     unavailable_routes: dict[str, str]
 
 
-def _doc_source_map(store: CorpusStore) -> dict[str, str]:
-    return dict(store.db.execute("SELECT doc_id, source_id FROM documents").fetchall())
-
-
-def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
+def ranked_sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
+    """Chunk ranking -> document (source id) ranking, each document at its best chunk's rank."""
     return dedupe([doc_source[c.split("#chunk-", 1)[0]] for c in chunk_ids])
 
 
@@ -71,7 +68,7 @@ def evaluate_retrieval(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[RetrievalReport, list[QueryScores]]:
     check_binding(evaluation, store.digest(), evaluation_path)
-    doc_source = _doc_source_map(store)
+    doc_source = store.source_ids()
     known = set(doc_source.values())
     unknown = evaluation.unknown_source_ids(known)
     unmeasured: list[Unmeasured] = []
@@ -93,10 +90,10 @@ def evaluate_retrieval(
     for q, result in zip(todo, results):
         unavailable.update(result.unavailable_routes)
         relevant = set(q.relevant_source_ids)
-        fused = _sources([h.chunk_id for h in result.results], doc_source)
+        fused = ranked_sources([h.chunk_id for h in result.results], doc_source)
         scores = {FUSED: score_query(fused, relevant, k)}
         for name, chunk_ids in result.route_rankings.items():
-            scores[name] = score_query(_sources(chunk_ids, doc_source), relevant, k)
+            scores[name] = score_query(ranked_sources(chunk_ids, doc_source), relevant, k)
         per_query.append(
             QueryScores(
                 id=q.id, question=q.question, relevant_source_ids=q.relevant_source_ids,
