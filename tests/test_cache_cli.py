@@ -192,7 +192,7 @@ def test_cli_policy_matches_the_library_policy(run_cli: Run, db: Path) -> None:
     cached = prefill(db, "--user-payload-layout", "per_chunk", "--evidence-k", "2")
     _, record = query_json(run_cli, db, "--user-payload-layout", "per_chunk", "--evidence-k", "2")
     assert record["cache_hit"] is True and record["record_id"] == cached.record_id
-    assert record["governance_policy_hash"] == governance_policy_hash(AnswerPolicy(**cached.policy))
+    assert record["governance_policy_hash"] == governance_policy_hash(cached.policy)
 
 
 def test_cli_burn_bypasses_the_cache(run_cli: Run, db: Path) -> None:

@@ -206,7 +206,7 @@ def test_quote_mode_renders_per_chunk_as_bookend(demo_store: CorpusStore) -> Non
     other, _ = ask(demo_store, bookend, answer_json("quote", "E1"))
 
     assert record.prompt.layout == "bookend"
-    assert record.policy["layout"] == "per_chunk"  # what was asked stays in the policy
+    assert record.policy.layout == "per_chunk"  # what was asked stays in the policy
     user = provider.history[0].messages[1].content
     assert "[for:" not in user
     assert user.startswith(f"QUESTION: {QUESTION}\n---\nEVIDENCE:\n")
@@ -238,7 +238,7 @@ def test_record_carries_question_policy_digest_and_timings(demo_store: CorpusSto
     assert record.format == RECORD_FORMAT == "arborist-answer/1"
     assert record.question == QUESTION
     assert record.corpus_digest == demo_store.digest()
-    assert record.policy == pol.model_dump(mode="json")
+    assert record.policy == pol
     assert record.governance_policy_hash == governance_policy_hash(pol)
     assert {"retrieve", "admit", "assemble", "generate", "contract", "total"} <= set(record.timings)
     assert all(isinstance(v, float) for v in record.timings.values())

@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from arborist.answer.pipeline import answer_document, answer_question
-from arborist.answer.record import AnswerRecord
+from arborist.answer.pipeline import answer_document, answer_from_admitted, answer_question, check_question
+from arborist.answer.record import NO_TREATMENT, AnswerRecord
 from arborist.answer.verification import verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore
+from arborist.errors import InputError
+from arborist.evidence.admission import Admission
 from arborist.governance import audit, cache
 from arborist.governance.canonical import canonical_json
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
@@ -53,14 +55,18 @@ def governed(
     sample_index: int = 0,
     answer_corpus_digest: str | None = None,
     path: str = "query",
+    treatment: str = NO_TREATMENT,
+    run_id: str | None = None,
 ) -> AnswerRecord:
     """Serve from the cache unless `burn`; otherwise produce, verify and store. Always audit.
 
     `answer_corpus_digest` names the documents the answer came from when that
-    is not the store's corpus (the single-document `ask` path).
+    is not the store's corpus (the single-document `ask` path). `run_id`
+    stamps a freshly produced record with the lab run that paid for it; a
+    cached record keeps the run id it was produced under.
     """
     digest = answer_corpus_digest or store.digest()
-    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path)
+    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
     record = None if burn else cache.get(store.db, key)
     stale = record is not None and (
         record.verification is None or record.verification.verifier_policy_hash != verifier_policy_hash(verifier)
@@ -68,6 +74,8 @@ def governed(
     if record is None or stale:
         if record is None:
             record = produce()
+            if run_id is not None:
+                record = record.model_copy(update={"run_id": run_id})
         # A cached answer under an older verifier policy is re-verified, never regenerated.
         record = verify_record(record, verifier)
         # A failed provider call is not an answer: the next query must try again.
@@ -79,12 +87,39 @@ def governed(
 
 def query(
     store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider,
-    verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
+    verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0, run_id: str | None = None,
 ) -> AnswerRecord:
     return governed(
-        store, question, policy, lambda: answer_question(store, question, policy, provider),
-        verifier, burn=burn, sample_index=sample_index,
+        store, question, policy, lambda: answer_question(store, question, policy, provider, sample_index),
+        verifier, burn=burn, sample_index=sample_index, run_id=run_id,
     )
+
+
+def answer_admitted(
+    store: CorpusStore, question: str, admission: Admission, treatment: str, policy: AnswerPolicy,
+    provider: Provider, verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
+    run_id: str | None = None,
+) -> AnswerRecord:
+    """The governed answer from a fixed admitted evidence list under a named treatment.
+
+    The treatment and the sample index are part of the cache key, so a
+    permuted or withheld evidence list never serves the untreated answer.
+    """
+    if treatment == NO_TREATMENT:
+        raise InputError("a fixed admitted evidence list needs a treatment name (what was done to it)")
+    check_question(question)
+
+    def produce() -> AnswerRecord:
+        timings: dict[str, float] = {}
+        record = answer_from_admitted(
+            question, admission, policy, provider, store.digest(), timings,
+            treatment=treatment, sample_index=sample_index, run_id=run_id,
+        )
+        record.timings["total"] = round(sum(timings.values()), 6)
+        return record
+
+    return governed(store, question, policy, produce, verifier, burn=burn, sample_index=sample_index,
+                    path="admitted", treatment=treatment, run_id=run_id)
 
 
 def ask(
@@ -92,6 +127,6 @@ def ask(
     verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
 ) -> AnswerRecord:
     return governed(
-        store, question, policy, lambda: answer_document(doc, question, policy, provider),
+        store, question, policy, lambda: answer_document(doc, question, policy, provider, sample_index),
         verifier, burn=burn, sample_index=sample_index, answer_corpus_digest=corpus_digest([doc]), path="ask",
     )

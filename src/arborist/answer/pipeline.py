@@ -13,16 +13,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arborist.answer.contract import check_contract
-from arborist.answer.modes import json_schema, system_prompt
-from arborist.answer.record import AnswerRecord, EvidenceEntry, PromptRecord
+from arborist.answer.modes import json_schema
+from arborist.answer.record import NO_TREATMENT, AnswerRecord, EvidenceEntry, PromptRecord
 from arborist.corpus.documents import SourceDocument
 from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import InputError
-from arborist.evidence.admission import EvidenceChunk, admit
+from arborist.evidence.admission import Admission, EvidenceChunk, admit
 from arborist.governance.canonical import tagged_digest
 from arborist.ingest import embed_missing
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
-from arborist.models.base import Message, Provider
+from arborist.models.base import GenerationSettings, Message, Provider
 from arborist.prompting.layouts import evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search
 
@@ -48,7 +48,7 @@ def _timed(timings: dict[str, float], name: str) -> Iterator[None]:
 
 def build_messages(question: str, chunks: Sequence[EvidenceChunk], policy: AnswerPolicy, role: str) -> list[Message]:
     return [
-        Message(role="system", content=system_prompt(policy.mode, policy.prompt_version)),
+        Message(role="system", content=policy.system_prompt_text),
         Message(
             role="user",
             content=render_user_payload(
@@ -66,6 +66,7 @@ def answer_from_ranked(
     corpus_digest: str | None,
     timings: dict[str, float],
     role: str = "retrieved",
+    sample_index: int = 0,
 ) -> AnswerRecord:
     """Every boundary after retrieval, for a ranked list however it was produced."""
     ranked = [
@@ -74,6 +75,41 @@ def answer_from_ranked(
     ]
     with _timed(timings, "admit"):
         admission = admit(ranked, policy.evidence_k, policy.context_runes)
+    return answer_from_admitted(
+        question, admission, policy, provider, corpus_digest, timings, role=role, sample_index=sample_index,
+        ranked_chunk_ids=[h.chunk_id for h in result.results],
+        route_ranks={h.chunk_id: h.routes for h in result.results},
+        unavailable_routes=result.unavailable_routes,
+    )
+
+
+def sample_settings(settings: GenerationSettings, sample_index: int) -> GenerationSettings:
+    """Sample i draws with seed + i: N samples of one prompt are N different draws, reproducibly."""
+    return settings if sample_index == 0 else settings.model_copy(update={"seed": settings.seed + sample_index})
+
+
+def answer_from_admitted(
+    question: str,
+    admission: Admission,
+    policy: AnswerPolicy,
+    provider: Provider,
+    corpus_digest: str | None,
+    timings: dict[str, float],
+    *,
+    role: str = "retrieved",
+    treatment: str = NO_TREATMENT,
+    sample_index: int = 0,
+    run_id: str | None = None,
+    ranked_chunk_ids: list[str] | None = None,
+    route_ranks: dict[str, dict[str, int]] | None = None,
+    unavailable_routes: dict[str, str] | None = None,
+) -> AnswerRecord:
+    """Every boundary after admission: assemble, generate, check the contract.
+
+    The one entry point for a fixed admitted evidence list: an experiment
+    that permutes, withholds or plants evidence passes the treated admission
+    and names the treatment, which the record (and the cache key) then carry.
+    """
     with _timed(timings, "assemble"):
         messages = build_messages(question, admission.admitted, policy, role)
         evidence = [
@@ -82,21 +118,25 @@ def answer_from_ranked(
         ]
         schema = json_schema(policy.mode, [e.evidence_id for e in evidence])
     with _timed(timings, "generate"):
-        completion = provider.complete(messages, policy.generation, json_schema=schema)
+        completion = provider.complete(messages, sample_settings(policy.generation, sample_index), json_schema=schema)
     with _timed(timings, "contract"):
         contract = check_contract(
             policy.mode, completion.text, [e.evidence_id for e in evidence], provider_error=completion.error
         )
         by_eid = {e.evidence_id: e.chunk_id for e in evidence}
         citations = [by_eid[e] for e in contract.cited_evidence_ids if e in by_eid]
+    ranked = admission.selected_chunk_ids if ranked_chunk_ids is None else ranked_chunk_ids
     return AnswerRecord(
         question=question,
         corpus_digest=corpus_digest,
-        policy=policy.model_dump(mode="json"),
+        policy=policy,
         governance_policy_hash=governance_policy_hash(policy),
-        ranked_chunk_ids=[h.chunk_id for h in result.results],
-        route_ranks={h.chunk_id: h.routes for h in result.results},
-        unavailable_routes=result.unavailable_routes,
+        run_id=run_id,
+        sample_index=sample_index,
+        treatment=treatment,
+        ranked_chunk_ids=ranked,
+        route_ranks=route_ranks or {},
+        unavailable_routes=unavailable_routes or {},
         selected_chunk_ids=admission.selected_chunk_ids,
         admitted_chunk_ids=admission.admitted_chunk_ids,
         omitted_chunk_ids=admission.omitted_chunk_ids,
@@ -117,19 +157,35 @@ def answer_from_ranked(
     )
 
 
-def answer_question(store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider) -> AnswerRecord:
+def check_chunking(store: CorpusStore, policy: AnswerPolicy) -> None:
+    """Refuse a policy whose chunking is not the store's: the record would claim settings it did not use."""
+    used = store.chunking()
+    if used is not None and used != policy.chunking:
+        raise InputError(
+            f"the policy asks for chunks of {policy.chunking.chunk_runes} runes (overlap {policy.chunking.overlap_runes}), "
+            f"but the store was chunked at {used.chunk_runes} (overlap {used.overlap_runes}); "
+            "use the store's chunking or ingest into a store with the chunking you want"
+        )
+
+
+def answer_question(
+    store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider, sample_index: int = 0
+) -> AnswerRecord:
     """Answer `question` from the corpus in `store`."""
     check_question(question)
+    check_chunking(store, policy)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     with _timed(timings, "retrieve"):
         result = search(store, question, policy.search)
-    record = answer_from_ranked(question, result, policy, provider, store.digest(), timings)
+    record = answer_from_ranked(question, result, policy, provider, store.digest(), timings, sample_index=sample_index)
     record.timings["total"] = round(time.perf_counter() - t0, 6)
     return record
 
 
-def answer_document(doc: SourceDocument, question: str, policy: AnswerPolicy, provider: Provider) -> AnswerRecord:
+def answer_document(
+    doc: SourceDocument, question: str, policy: AnswerPolicy, provider: Provider, sample_index: int = 0
+) -> AnswerRecord:
     """The single-document path: chunk `doc` with the policy's chunking, rank its chunks
     against the question with the same routes, then admit and answer the same way.
 
@@ -154,6 +210,8 @@ def answer_document(doc: SourceDocument, question: str, policy: AnswerPolicy, pr
         for i, c in enumerate((c for c in chunks if c.chunk_id not in found), start=1)
     ]
     result = result.model_copy(update={"results": result.results + tail})
-    record = answer_from_ranked(question, result, policy, provider, digest, timings, role="document")
+    record = answer_from_ranked(
+        question, result, policy, provider, digest, timings, role="document", sample_index=sample_index
+    )
     record.timings["total"] = round(time.perf_counter() - t0, 6)
     return record

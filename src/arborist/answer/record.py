@@ -16,10 +16,12 @@ from pydantic import BaseModel, Field, computed_field
 
 from arborist.answer.contract import ContractResult
 from arborist.evidence.admission import Omission
+from arborist.governance.policy import AnswerPolicy
 from arborist.models.base import Completion, Message
 from arborist.verify import Verification
 
 RECORD_FORMAT = "arborist-answer/1"
+NO_TREATMENT = "none"
 
 
 class EvidenceEntry(BaseModel):
@@ -43,8 +45,13 @@ class AnswerRecord(BaseModel):
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     question: str
     corpus_digest: str | None
-    policy: dict[str, Any]
+    policy: AnswerPolicy
     governance_policy_hash: str
+    run_id: str | None = Field(default=None, description="the lab run that produced this answer, if any")
+    sample_index: int = Field(default=0, ge=0, description="which of several sampled answers to one prompt")
+    treatment: str = Field(
+        default=NO_TREATMENT, description="what an experiment did to the admitted evidence ('none': nothing)"
+    )
 
     ranked_chunk_ids: list[str]
     route_ranks: dict[str, dict[str, int]] = Field(description="{chunk_id: {route: rank}} of the ranked list")

@@ -21,7 +21,7 @@ from arborist.verify import (
 
 def verify_record(record: AnswerRecord, policy: VerifierPolicy) -> AnswerRecord:
     """A copy of `record` with `verification` computed under `policy` (no model call)."""
-    mode = record.policy["mode"]
+    mode = record.policy.mode
     if record.contract.answer is None or record.contract.reason in ("PROVIDER_ERROR", "PARSE_FAILURE", "SCHEMA_VIOLATION"):
         verification = Verification(
             label=Label.UNGROUNDED,

@@ -9,70 +9,91 @@ import click
 
 from arborist.answer.modes import MODES
 from arborist.corpus.chunking import ChunkingSettings
-from arborist.governance.policy import AnswerPolicy, build_policy
-from arborist.models.base import GenerationSettings, Provider
+from arborist.governance.options import CHUNKING_OPTIONS, OPTIONS_BY_NAME, POLICY_OPTIONS, PolicyOption, policy_from_options
+from arborist.governance.policy import AnswerPolicy
+from arborist.models.base import Provider
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
 from arborist.prompting.layouts import LAYOUTS
 from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_OPTIONS = [
+# Click types for the policy options; values and defaults come from the policy model.
+_CHOICES: dict[str, tuple[str, ...]] = {"layout": LAYOUTS, "mode": MODES}
+_HELP_EXTRA: dict[str, str] = {"routes": f" Valid: {', '.join(route_names())}."}
+
+
+def policy_option(opt: PolicyOption) -> Callable[[F], F]:
+    """A click option for one policy field, its default read from the policy model."""
+    default = opt.default
+    if isinstance(default, bool):
+        return click.option(opt.cli_flag, opt.name, is_flag=True, default=default, help=opt.help)
+    low, high = opt.bounds
+    kind: Any = type(default)
+    if opt.name in _CHOICES:
+        kind = click.Choice(_CHOICES[opt.name])
+    elif kind is int and (low is not None or high is not None):
+        kind = click.IntRange(None if low is None else int(low), None if high is None else int(high))
+    elif kind is float and (low is not None or high is not None):
+        kind = click.FloatRange(low, high)
+    return click.option(opt.cli_flag, opt.name, default=default, show_default=True, type=kind,
+                        help=opt.help + _HELP_EXTRA.get(opt.name, ""))
+
+
+def routes_option(fn: F) -> F:
+    """--routes, for every command that searches (defined once, default from SearchSettings)."""
+    return policy_option(OPTIONS_BY_NAME["routes"])(fn)
+
+
+MODEL_OPTIONS = [
     click.option("--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
     click.option("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
     click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Seconds per HTTP request."),
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
-    click.option("--user-payload-layout", "layout", default="tail", show_default=True, type=click.Choice(LAYOUTS),
-                 help="Where the question goes relative to the evidence."),
-    click.option("--mode", default="claim_lattice", show_default=True, type=click.Choice(MODES), help="Answer shape."),
-    click.option("--retrieve-k", default=20, show_default=True, type=click.IntRange(1, 10_000), help="Ranked chunks retrieved."),
-    click.option("--evidence-k", default=5, show_default=True, type=click.IntRange(1, 1000), help="Chunks selected from the top of the ranking."),
-    click.option("--context-runes", default=12_000, show_default=True, type=click.IntRange(100), help="Rune budget for admitted evidence."),
-    click.option("--routes", default=",".join(DEFAULT_ROUTES), show_default=True, help=f"Retrieval routes; valid: {', '.join(route_names())}."),
-    click.option("--temperature", default=0.0, show_default=True, type=click.FloatRange(0, 2)),
-    click.option("--max-tokens", default=512, show_default=True, type=click.IntRange(1, 32_768), help="Generation limit."),
-    click.option("--seed", default=0, show_default=True, type=int),
-    click.option("--demote-missed-answer", is_flag=True,
-                 help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label)."),
-    click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer."),
-    click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
-                 help="Cache slot when sampling several answers to one question (temperature > 0)."),
 ]
+MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
+_BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
+_SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
+                             help="Cache slot when sampling several answers to one question (temperature > 0).")
 
 
-def answer_options(fn: F) -> F:
-    for option in reversed(_OPTIONS):
+def _apply(fn: F, options: list[Callable[[F], F]]) -> F:
+    for option in reversed(options):
         fn = option(fn)
     return fn
 
 
-def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None) -> tuple[Provider, AnswerPolicy]:
-    """Build the provider first: its model id is part of the policy (and its hash)."""
-    provider = make_provider(
+def answer_options(fn: F) -> F:
+    """Model and policy options of `query` and `ask` (their chunking is the store's)."""
+    policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
+    return _apply(fn, [*MODEL_OPTIONS, *policy, _BURN, _SAMPLE_INDEX])
+
+
+def run_options(fn: F) -> F:
+    """Model and every policy option (chunking included), for commands that build their own stores."""
+    return _apply(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _BURN])
+
+
+def make_provider_from(opts: dict[str, Any]) -> Provider:
+    return make_provider(
         opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
         timeout=opts["timeout"], retries=opts["retries"],
     )
-    policy = build_policy(
-        search=SearchSettings(k=opts["retrieve_k"], routes=parse_routes(opts["routes"])),
-        evidence_k=opts["evidence_k"],
-        context_runes=opts["context_runes"],
-        chunking=chunking or ChunkingSettings(),
-        layout=opts["layout"],
-        mode=opts["mode"],
-        model_id=f"{provider.name}:{provider.model_id}",
-        generation=GenerationSettings(temperature=opts["temperature"], max_tokens=opts["max_tokens"], seed=opts["seed"]),
-        guard_demote_missed_answer=opts["demote_missed_answer"],
-    )
-    return provider, policy
+
+
+def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None) -> tuple[Provider, AnswerPolicy]:
+    """Build the provider first: its model id is part of the policy (and its hash)."""
+    provider = make_provider_from(opts)
+    return provider, policy_from_options(opts, f"{provider.name}:{provider.model_id}", chunking)
+
+
+def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    return {n: kwargs.pop(n) for n in names if n in kwargs}
 
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    names = ("model", "base_url", "api_key_env", "timeout", "retries", "layout", "mode", "retrieve_k",
-             "evidence_k", "context_runes", "routes", "temperature", "max_tokens", "seed",
-             "demote_missed_answer", "burn", "sample_index")
-    return {n: kwargs.pop(n) for n in names}
+    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "burn", "sample_index"))

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from arborist.cli.answer_options import routes_option
 from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
@@ -27,8 +28,7 @@ def eval_group() -> None:
 @click.option("--evaluation", "evaluation_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
               help="An arborist-evaluation/1 file bound to this store's corpus digest.")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000), help="Metric cutoff.")
-@click.option("--routes", default=",".join(DEFAULT_ROUTES), show_default=True,
-              help=f"Routes to fuse; valid: {', '.join(route_names())}.")
+@routes_option
 @click.option("--title-filter/--no-title-filter", default=False, show_default=True,
               help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
 @click.option("--per-query", type=click.Path(path_type=Path, dir_okay=False),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from arborist.cli.answer_options import routes_option
 from arborist.cli.options import db_option, json_option, print_json, print_json_line
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
@@ -54,12 +55,7 @@ def _warn_unavailable(result: SearchResult) -> bool:
 @click.argument("question", required=False)
 @db_option
 @click.option("--k", default=20, show_default=True, type=click.IntRange(1, 10_000), help="Results to return.")
-@click.option(
-    "--routes",
-    default=",".join(DEFAULT_ROUTES),
-    show_default=True,
-    help=f"Comma-separated routes to fuse; valid: {', '.join(route_names())}.",
-)
+@routes_option
 @click.option("--title-filter/--no-title-filter", default=False, show_default=True,
               help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
 @click.option(

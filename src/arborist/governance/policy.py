@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from arborist.answer.modes import MODES, PROMPT_VERSION, check_mode
+from arborist.answer.modes import MODES, PROMPT_VERSION, check_mode, system_prompt
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
@@ -34,6 +34,9 @@ class AnswerPolicy(BaseModel):
     layout: str = Field(default="tail", description=f"one of {', '.join(LAYOUTS)}")
     mode: str = Field(default="claim_lattice", description=f"one of {', '.join(MODES)}")
     prompt_version: str = PROMPT_VERSION
+    system_prompt: str | None = Field(
+        default=None, description="a system prompt (e.g. from a file) used instead of the shipped one for the mode"
+    )
     max_reminder_chars: int = Field(default=DEFAULT_MAX_REMINDER_CHARS, ge=16)
     model_id: str
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
@@ -48,6 +51,11 @@ class AnswerPolicy(BaseModel):
     @classmethod
     def _mode(cls, v: str) -> str:
         return check_mode(v)
+
+    @property
+    def system_prompt_text(self) -> str:
+        """The system prompt this policy sends: its own, or the shipped one for the mode and version."""
+        return self.system_prompt if self.system_prompt is not None else system_prompt(self.mode, self.prompt_version)
 
     @property
     def effective_layout(self) -> str:

@@ -1,0 +1,127 @@
+"""`experiments validate` (the post-run checklist) and `experiments list` (runs under a root).
+
+Validation reads only the run directory: a run another machine made can be
+checked here, and a check that fails names what disagreed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from arborist.errors import InputError
+from arborist.lab import rundir
+from arborist.lab.report import load_rows
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    detail: str
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except json.JSONDecodeError:
+        return None
+
+
+def validate_run(run_dir: Path) -> list[Check]:
+    cfg = rundir.load_config(run_dir)
+    checks: list[Check] = []
+
+    def check(name: str, ok: bool, detail: str) -> None:
+        checks.append(Check(name=name, ok=ok, detail=detail))
+
+    missing = [p for p in (rundir.STATUS, "inputs/corpus.json", "inputs/evaluation.json", "inputs/prompt.txt",
+                           "preparation/chunks.json", "preparation/representations.json", rundir.ROWS,
+                           rundir.ANSWERS, rundir.CONTRACT_SUMMARY, rundir.RETRIEVAL_SUMMARY, rundir.SUMMARY_MD)
+               if not (run_dir / p).is_file()]
+    check("layout", not missing, "every file present" if not missing else f"missing: {', '.join(missing)}")
+    try:
+        status = rundir.load_status(run_dir)
+        check("status", status.state == "complete" and status.exit_code == 0,
+              f"state {status.state}, exit code {status.exit_code}")
+    except InputError as exc:
+        check("status", False, str(exc))
+    rows, bad = load_rows(run_dir)
+    check("rows readable", not bad, "every line is a row" if not bad else f"unreadable lines: {bad[:10]}")
+    expected = cfg.rows_total
+    check("row count", len(rows) == expected,
+          f"{len(rows)} rows; the evaluation selection needs {len(cfg.question_ids)} questions × {len(cfg.arms)} "
+          f"arm(s) × {cfg.samples} sample(s) = {expected}")
+    keys = Counter(r.key for r in rows)
+    dupes = [k for k, n in keys.items() if n > 1]
+    wanted = {(q, a.name, s) for q in cfg.question_ids for a in cfg.arms for s in range(cfg.samples)}
+    stray = [k for k in keys if k not in wanted]
+    lost = sorted(wanted - set(keys))
+    check("rows unique and complete", not dupes and not stray and not lost,
+          f"{len(dupes)} duplicated, {len(stray)} not in the config, {len(lost)} missing"
+          + (f" (e.g. {lost[0]})" if lost else "") + (f" (e.g. {dupes[0]})" if dupes else ""))
+    retrieval = _read_json(run_dir / rundir.RETRIEVAL_SUMMARY) or {}
+    contract = _read_json(run_dir / rundir.CONTRACT_SUMMARY) or {}
+    for arm in cfg.arms:
+        firsts = sum(1 for r in rows if r.arm == arm.name and r.sample == 0)
+        arm_rows = sum(1 for r in rows if r.arm == arm.name)
+        rs = (retrieval.get("arms") or {}).get(arm.name) or {}
+        mrr = (rs.get("metrics") or {}).get("mrr") or {}
+        covered = int(mrr.get("rows_covered", -1)) + len(mrr.get("rows_not_measured", []))
+        cs = ((contract.get("arms") or {}).get(arm.name) or {}).get("contract") or {}
+        total = cs.get("total")
+        check(f"totals agree [{arm.name}]",
+              covered == firsts and total == arm_rows and rs.get("rows") == firsts,
+              f"retrieval covers {covered} of {firsts} questions (measured + not measured); "
+              f"contract total {total} of {arm_rows} rows")
+        wrong_model = [r for r in rows if r.arm == arm.name and r.model_id != arm.policy.model_id]
+        wrong_policy = [r for r in rows if r.arm == arm.name and
+                        (r.governance_policy_hash != arm.governance_policy_hash or r.mode != arm.policy.mode)]
+        check(f"model and policy match the config [{arm.name}]", not wrong_model and not wrong_policy,
+              f"model {arm.policy.model_id}, mode {arm.policy.mode}: {len(wrong_model)} rows with another model, "
+              f"{len(wrong_policy)} with another policy")
+    return checks
+
+
+class RunListing(BaseModel):
+    run_dir: str
+    state: str
+    created_at: str
+    output_digest: str
+    rows_done: int
+    rows_total: int
+    valid_rate: float | None
+    gold_rate: float | None
+    recall_at_10: float | None
+    diagnosis: dict[str, int]
+
+
+def list_runs(root: Path) -> list[RunListing]:
+    out = []
+    for run_dir in rundir.find_runs(root):
+        try:
+            cfg = rundir.load_config(run_dir)
+        except InputError:
+            continue
+        status = _read_json(run_dir / rundir.STATUS) or {}
+        contract = (_read_json(run_dir / rundir.CONTRACT_SUMMARY) or {}).get("arms") or {}
+        retrieval = (_read_json(run_dir / rundir.RETRIEVAL_SUMMARY) or {}).get("arms") or {}
+        first = cfg.arms[0].name
+        a = contract.get(first) or {}
+        c = a.get("contract") or {}
+        total = c.get("total") or 0
+        recall = ((retrieval.get(first) or {}).get("metrics") or {}).get("recall") or {}
+        out.append(RunListing(
+            run_dir=run_dir.name, state=status.get("state", "unknown"), created_at=cfg.created_at,
+            output_digest=cfg.output_digest, rows_done=int(status.get("rows_done", 0)), rows_total=cfg.rows_total,
+            valid_rate=(c.get("valid", 0) / total) if total else None,
+            gold_rate=(a.get("gold_in_answer") or {}).get("value"),
+            recall_at_10=recall.get("value"),
+            diagnosis=(a.get("diagnosis") or {}).get("counts") or {},
+        ))
+    return out

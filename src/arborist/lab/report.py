@@ -1,0 +1,145 @@
+"""Summaries of a run, computed from its per-query rows on disk: JSON files and summary.md.
+
+summary.md leads with the diagnosis table (where answers lost the gold
+answer's support), then retrieval, admission, contract, labels and cost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from arborist.evaluation.format import Evaluation
+from arborist.lab import rundir
+from arborist.lab.config import RunConfig
+from arborist.lab.diagnosis import BOUNDARIES
+from arborist.lab.metrics import Measured
+from arborist.lab.metrics.answers import AnswerSummary, summarise_answers
+from arborist.lab.metrics.retrieval import METRICS, RetrievalSummary, summarise_retrieval
+from arborist.lab.rows import Row
+
+BOUNDARY_MEANING = {
+    "retrieval": "no chunk of a needed source was ranked",
+    "evidence_k": "ranked, but cut by EvidenceK",
+    "context_admission": "selected, but omitted by the rune budget",
+    "generation": "admitted, but the answer lacks the gold answer",
+    "contract": "the answer was unusable (provider error, parse, schema, citations)",
+    "none": "admitted and answered with the gold answer",
+}
+
+
+def load_rows(run_dir: Path) -> tuple[list[Row], list[int]]:
+    """Valid rows of a run, and the line numbers that are not (torn or foreign)."""
+    raw, bad = rundir.read_rows(run_dir / rundir.ROWS)
+    rows: list[Row] = []
+    for n, item in enumerate(raw, start=1):
+        try:
+            rows.append(Row.model_validate(item))
+        except ValidationError:
+            bad.append(n)
+    return rows, bad
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part / whole:.0%}" if whole else "—"
+
+
+def _fmt(m: Measured, digits: int = 3) -> str:
+    value = "n/a" if m.value is None else f"{m.value:.{digits}f}"
+    extra = f", {len(m.rows_not_measured)} not measured" if m.rows_not_measured else ""
+    return f"{value} (n={m.rows_covered}{extra})"
+
+
+def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval: dict[str, RetrievalSummary],
+                    rows_written: int) -> str:
+    arms = list(answers)
+    out = [f"# answer-quality run {cfg.run_id[:8]}", "",
+           f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions × {len(arms)} arm(s) "
+           f"({', '.join(arms)}) × {cfg.samples} sample(s); model `{cfg.model.model_id}`; "
+           f"corpus `{cfg.corpus_digest[:19]}…`.", ""]
+    out += ["## Where support for the gold answer disappeared", "",
+            "| boundary | meaning | " + " | ".join(arms) + " |", "|---|---|" + "---|" * len(arms)]
+    for b in BOUNDARIES:
+        cells = [f"{a.diagnosis.counts[b]} ({_pct(a.diagnosis.counts[b], a.diagnosis.rows_covered)})"
+                 for a in answers.values()]
+        out.append(f"| {b} | {BOUNDARY_MEANING[b]} | " + " | ".join(cells) + " |")
+    out.append("| not measured | no relevant ids or no gold answers | "
+               + " | ".join(str(len(a.diagnosis.rows_not_measured)) for a in answers.values()) + " |")
+    if any(a.diagnosis.requests_covered for a in answers.values()):
+        out += ["", "Per request (each hop or part of a question on its own):", "",
+                "| boundary | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
+        for b in BOUNDARIES:
+            out.append(f"| {b} | " + " | ".join(
+                f"{a.diagnosis.requests[b]} ({_pct(a.diagnosis.requests[b], a.diagnosis.requests_covered)})"
+                for a in answers.values()) + " |")
+    out += ["", "## Retrieval (ranked list before any cutoff, documents @10) and admission", "",
+            "| metric | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
+    for m in METRICS:
+        out.append(f"| {m}@10 | " + " | ".join(_fmt(r.metrics[m]) for r in retrieval.values()) + " |")
+    out.append("| admission coverage (relevant ranked chunks that reached the prompt, mean per question) | "
+               + " | ".join(_fmt(r.admission_coverage) for r in retrieval.values()) + " |")
+    out += ["", "## Answers", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
+
+    def line(name: str, cells: list[str]) -> None:
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+
+    vals = list(answers.values())
+    line("rows", [str(a.contract.total) for a in vals])
+    line("contract-valid", [f"{a.contract.valid} ({_pct(a.contract.valid, a.contract.total)})" for a in vals])
+    line("parse failures", [str(a.contract.parse_failures) for a in vals])
+    line("other contract failures", [str(a.contract.contract_failures) for a in vals])
+    line("provider errors", [str(a.contract.provider_errors) for a in vals])
+    line("abstentions (full / partial)", [f"{a.contract.abstentions} / {a.contract.partial_abstentions}" for a in vals])
+    line("gold answer in the answer", [_fmt(a.gold_in_answer) for a in vals])
+    for label in vals[0].labels if vals else []:
+        line(f"label {label}", [str(a.labels.get(label, 0)) for a in vals])
+    out += ["", "## Cost", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
+    line("provider calls", [str(a.usage.provider_calls) for a in vals])
+    line("cache hits", [str(a.usage.cache_hits) for a in vals])
+    line("reused from the run continued", [str(a.usage.reused) for a in vals])
+    line("prompt / completion tokens", [f"{a.usage.prompt_tokens} / {a.usage.completion_tokens}" for a in vals])
+    line("seconds in provider calls (answer path)", [f"{a.usage.answer_seconds:.1f}" for a in vals])
+    sharing = [a.samples for a in vals if a.samples is not None]
+    if sharing:
+        out += ["", "## Samples sharing their prompt", "",
+                "| arm | groups | prompt eval, first sample (s) | prompt eval, later samples (s) | ratio | "
+                "generate, first (s) | generate, later (s) |", "|---|---|---|---|---|---|---|"]
+        for a in vals:
+            s = a.samples
+            if s is None:
+                continue
+            out.append(f"| {a.arm} | {s.groups} | {_fmt(s.first_sample_prompt_eval_s)} | "
+                       f"{_fmt(s.later_samples_prompt_eval_s)} | {s.ratio_prompt_eval} | "
+                       f"{_fmt(s.first_sample_generate_s, 2)} | {_fmt(s.later_samples_generate_s, 2)} |")
+    unmeasured = {n.row: n.reason for a in vals for n in a.diagnosis.rows_not_measured}
+    if unmeasured:
+        out += ["", f"## Rows not diagnosed ({len(unmeasured)})", ""]
+        out += [f"- {row}: {reason}" for row, reason in list(unmeasured.items())[:50]]
+        if len(unmeasured) > 50:
+            out.append(f"- … {len(unmeasured) - 50} more in results/answer-contract-summary.json")
+    return "\n".join(out) + "\n"
+
+
+def write_summaries(run_dir: Path, cfg: RunConfig, evaluation: Evaluation) -> None:
+    rows, bad = load_rows(run_dir)
+    arms = [a.name for a in cfg.arms]
+    answers = {a: summarise_answers(rows, a) for a in arms}
+    retrieval = {a: summarise_retrieval(rows, a) for a in arms}
+    generated: list[dict[str, Any]] = [
+        {"query_id": r.query_id, "arm": r.arm, "sample": r.sample, "question": r.question,
+         "gold_answers": r.gold_answers, "answer": r.answer.text, "parsed": r.answer.parsed,
+         "contract": r.contract.reason, "label": r.verifier.label, "gold_in_answer": r.diagnosis.gold_in_answer,
+         "diagnosis": r.diagnosis.boundary, "source": r.source}
+        for r in rows
+    ]
+    rundir.write_json(run_dir / rundir.ANSWERS, generated)
+    rundir.write_json(run_dir / rundir.CONTRACT_SUMMARY, {
+        "rows": len(rows), "rows_expected": cfg.rows_total, "unreadable_lines": bad,
+        "arms": {a: s.model_dump(mode="json") for a, s in answers.items()},
+    })
+    rundir.write_json(run_dir / rundir.RETRIEVAL_SUMMARY, {
+        "rows": len(rows), "arms": {a: s.model_dump(mode="json") for a, s in retrieval.items()},
+    })
+    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows)), encoding="utf-8")

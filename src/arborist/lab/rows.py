@@ -1,0 +1,160 @@
+"""One per-query row: everything a reader needs about one answer, boundary by boundary.
+
+Rows are the source of truth of a run: every summary is computed from them,
+so a summary can always be recomputed (and checked) from per-query.jsonl.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from arborist.answer.record import AnswerRecord
+from arborist.evaluation.format import Question
+from arborist.evaluation.metrics import dedupe, score_query
+from arborist.lab.diagnosis import Diagnosis, PathView, answer_text, diagnose
+
+METRIC_K = 10
+Source = Literal["provider", "cache", "reused"]
+
+
+class RetrievalPart(BaseModel):
+    ranked_chunk_ids: list[str]
+    route_ranks: dict[str, dict[str, int]]
+    unavailable_routes: dict[str, str]
+    retrieve_k: int
+    evidence_k: int
+    ranked_source_ids: list[str] = Field(description="documents in rank order (each at its best chunk)")
+    scores: dict[str, float] | None = Field(description=f"MRR, recall, nDCG, hit @{METRIC_K} on the ranked list")
+    unmeasured: str | None = None
+
+
+class ContextPart(BaseModel):
+    admitted_chunk_ids: list[str]
+    omitted_chunk_ids: list[str]
+    used_runes: int
+    max_runes: int
+    relevant_ranked_chunks: int = Field(description="ranked chunks whose document is relevant")
+    relevant_admitted_chunks: int = Field(description="of those, how many reached the prompt")
+
+
+class AnswerPart(BaseModel):
+    raw: str
+    parsed: dict[str, Any] | None
+    text: str = Field(description="what the answer asserts (claims or quotes)")
+
+
+class ContractPart(BaseModel):
+    valid: bool
+    reason: str
+    detail: str
+    abstention: str
+
+
+class VerifierPart(BaseModel):
+    label: str | None
+    reasons: list[str]
+    audit_mode: str | None
+    guard_warning: bool
+
+
+class TokenPart(BaseModel):
+    prompt: int | None
+    completion: int | None
+
+
+class Row(BaseModel):
+    query_id: str
+    arm: str
+    sample: int
+    question: str
+    source: Source = Field(description="provider call, answer cache, or reused from the run continued")
+    reused_from: str | None = None
+    run_id: str = Field(description="the run that wrote this row")
+    record_id: str
+    produced_by_run: str | None = Field(description="the run whose provider call produced the answer")
+    model_id: str
+    mode: str
+    governance_policy_hash: str
+    prompt_sha256: str
+    retrieval: RetrievalPart
+    selected_chunk_ids: list[str]
+    context: ContextPart
+    answer: AnswerPart
+    contract: ContractPart
+    verifier: VerifierPart
+    gold_answers: list[str]
+    diagnosis: Diagnosis
+    timings: dict[str, float]
+    provider_timings: dict[str, float] = Field(description="the provider's own phases (prompt_eval_s, eval_s, ...)")
+    tokens: TokenPart
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.query_id, self.arm, self.sample)
+
+
+def row_key(query_id: str, arm: str, sample: int) -> str:
+    return f"{query_id} [{arm}, sample {sample}]"
+
+
+def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
+    return dedupe([doc_source.get(c.split("#chunk-", 1)[0], "?") for c in chunk_ids])
+
+
+def build_row(
+    question: Question, arm: str, sample: int, record: AnswerRecord, doc_source: dict[str, str], run_id: str,
+) -> Row:
+    ranked_sources = _sources(record.ranked_chunk_ids, doc_source)
+    relevant = set(question.relevant_source_ids)
+    known = set(doc_source.values())
+    if not relevant:
+        scores, unmeasured = None, "no relevant source ids"
+    elif not relevant <= known:
+        scores, unmeasured = None, f"source ids not in the corpus: {', '.join(sorted(relevant - known))}"
+    else:
+        scores, unmeasured = score_query(ranked_sources, relevant, METRIC_K), None
+    relevant_ranked = [c for c in record.ranked_chunk_ids if doc_source.get(c.split("#chunk-", 1)[0]) in relevant]
+    admitted = set(record.admitted_chunk_ids)
+    text = answer_text(record.contract.answer) if record.contract.valid else None
+    path = PathView(
+        ranked_source_ids=ranked_sources,
+        selected_source_ids=_sources(record.selected_chunk_ids, doc_source),
+        admitted_source_ids=_sources(record.admitted_chunk_ids, doc_source),
+        contract_valid=record.contract.valid,
+        answer_text=text,
+    )
+    v = record.verification
+    c = record.completion
+    return Row(
+        query_id=question.id, arm=arm, sample=sample, question=question.question,
+        source="cache" if record.cache_hit else "provider", run_id=run_id, record_id=record.record_id,
+        produced_by_run=record.run_id, model_id=record.policy.model_id, mode=record.policy.mode,
+        governance_policy_hash=record.governance_policy_hash, prompt_sha256=record.prompt.sha256,
+        retrieval=RetrievalPart(
+            ranked_chunk_ids=record.ranked_chunk_ids, route_ranks=record.route_ranks,
+            unavailable_routes=record.unavailable_routes, retrieve_k=record.policy.search.k,
+            evidence_k=record.policy.evidence_k, ranked_source_ids=ranked_sources, scores=scores,
+            unmeasured=unmeasured,
+        ),
+        selected_chunk_ids=record.selected_chunk_ids,
+        context=ContextPart(
+            admitted_chunk_ids=record.admitted_chunk_ids, omitted_chunk_ids=record.omitted_chunk_ids,
+            used_runes=record.used_runes, max_runes=record.max_runes,
+            relevant_ranked_chunks=len(relevant_ranked),
+            relevant_admitted_chunks=sum(1 for ch in relevant_ranked if ch in admitted),
+        ),
+        answer=AnswerPart(raw=c.text, parsed=record.contract.answer, text=text or ""),
+        contract=ContractPart(valid=record.contract.valid, reason=record.contract.reason,
+                              detail=record.contract.detail, abstention=record.contract.abstention),
+        verifier=VerifierPart(
+            label=v.label.value if v else None, reasons=[r.value for r in v.reasons] if v else [],
+            audit_mode=v.audit_mode.value if v else None, guard_warning=bool(v and v.guard.answerability_warning),
+        ),
+        gold_answers=question.answers,
+        diagnosis=diagnose(question, path),
+        timings=record.timings,
+        provider_timings=c.timings,
+        tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens),
+    )

@@ -1,0 +1,162 @@
+"""Run directories: created fresh, never reused; status and rows written so a crash leaves them readable.
+
+Layout (DESIGN.md §7):
+
+    config.json  status.json  inputs/{corpus.json,evaluation.json,prompt.txt}
+    preparation/{chunks.json,representations.json}  indexes/
+    results/{per-query.jsonl,generated-answers.json,answer-contract-summary.json,retrieval-summary.json}
+    summary.md
+
+`status.json` is replaced atomically; each per-query row is one line,
+flushed and fsynced before the next starts, so `kill -9` loses at most the
+row being written (a torn last line, which readers skip and report).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from arborist.errors import InputError
+from arborist.lab.config import RUN_KIND, RunConfig
+
+State = Literal["running", "complete", "failed", "interrupted", "budget_exhausted"]
+STATES: tuple[State, ...] = ("running", "complete", "failed", "interrupted", "budget_exhausted")
+
+CONFIG = "config.json"
+STATUS = "status.json"
+ROWS = "results/per-query.jsonl"
+ANSWERS = "results/generated-answers.json"
+CONTRACT_SUMMARY = "results/answer-contract-summary.json"
+RETRIEVAL_SUMMARY = "results/retrieval-summary.json"
+SUMMARY_MD = "summary.md"
+SUBDIRS = ("inputs", "preparation", "indexes", "results")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Status(BaseModel):
+    state: State
+    started_at: str
+    ended_at: str | None = None
+    exit_code: int | None = None
+    rows_done: int = 0
+    rows_total: int
+    rows_reused: int = 0
+    provider_calls: int = 0
+    cache_hits: int = 0
+    message: str = ""
+    pid: int = Field(default_factory=os.getpid)
+
+
+def write_json(path: Path, obj: Any) -> None:
+    """Write JSON atomically: a reader sees the old file or the new one, never half of one."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        json.dump(obj, fh, ensure_ascii=False, indent=2)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def run_dir_name(created: datetime, digest: str) -> str:
+    return f"{created.strftime('%Y%m%dT%H%M%SZ')}-{RUN_KIND}-{digest.removeprefix('sha256:')[:8]}"
+
+
+def create_run_dir(root: Path, created: datetime, digest: str) -> Path:
+    """A new, empty run directory under `root`; an existing name gets a numeric suffix, never reused."""
+    root.mkdir(parents=True, exist_ok=True)
+    base = run_dir_name(created, digest)
+    for n in range(1, 1000):
+        path = root / (base if n == 1 else f"{base}-{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        for sub in SUBDIRS:
+            (path / sub).mkdir()
+        return path
+    raise InputError(f"could not create a new run directory under '{root}' (999 runs named {base}*)")
+
+
+class RowWriter:
+    """Appends per-query rows, one fsynced line each; safe to call from worker threads."""
+
+    def __init__(self, path: Path) -> None:
+        self._fh = path.open("a", encoding="utf-8")
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def write(self, row: dict[str, Any]) -> None:
+        line = json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with self._lock:
+            self._fh.write(line)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self.count += 1
+
+    def close(self) -> None:
+        with self._lock:
+            self._fh.close()
+
+
+def read_rows(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """Rows of a per-query.jsonl, and the line numbers that were not whole rows (a torn last line)."""
+    rows: list[dict[str, Any]] = []
+    bad: list[int] = []
+    if not path.exists():
+        return rows, bad
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                bad.append(n)
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+            else:
+                bad.append(n)
+    return rows, bad
+
+
+def load_config(run_dir: Path) -> RunConfig:
+    path = run_dir / CONFIG
+    if not run_dir.is_dir():
+        raise InputError(f"run directory '{run_dir}' does not exist")
+    try:
+        return RunConfig.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"'{run_dir}' is not a run directory: it has no {CONFIG}") from None
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(root)"
+        raise InputError(f"'{path}' is not a run configuration this arborist reads: {where}: {err['msg']}") from None
+
+
+def load_status(run_dir: Path) -> Status:
+    path = run_dir / STATUS
+    try:
+        return Status.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"'{run_dir}' has no {STATUS}") from None
+    except ValidationError as exc:
+        raise InputError(f"'{path}' is not a run status: {exc.errors()[0]['msg']}") from None
+
+
+def find_runs(root: Path) -> list[Path]:
+    """Run directories directly under `root` (those with a config.json), oldest first."""
+    if not root.is_dir():
+        raise InputError(f"run root '{root}' does not exist")
+    return sorted(p for p in root.iterdir() if p.is_dir() and (p / CONFIG).is_file())

@@ -1,0 +1,490 @@
+"""`answer-quality run`: plan, prepare the index, answer every (question, arm, sample), summarise.
+
+Order matters for trust:
+1. everything that can be refused is checked before anything is written
+   (evaluation bound to the corpus digest, question ids, options, the run
+   being continued) and before any provider call;
+2. the run directory is created fresh, inputs are copied, status is `running`;
+3. rows are appended one by one (reused rows first), each flushed to disk;
+4. summaries are computed from the rows on disk; status gets its final state.
+
+The answers themselves go through the governed engine (cache, verify,
+audit), so a repeated run is served from the answer cache and a continued
+run re-pays only for rows that were never finished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+from uuid import uuid4
+
+from arborist import embedding, engine
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.corpus.documents import SourceDocument, corpus_digest
+from arborist.corpus.loaders import load_documents
+from arborist.corpus.store import CorpusStore, open_store
+from arborist.errors import ArboristError, InputError
+from arborist.evaluation.format import Evaluation, Question, check_binding, load_evaluation
+from arborist.governance.options import policy_from_options
+from arborist.governance.policy import AnswerPolicy, governance_policy_hash
+from arborist.ingest import embed_missing
+from arborist.lab import rundir
+from arborist.lab.config import Arm, ModelSpec, RunConfig, git_revision, output_digest
+from arborist.lab.report import write_summaries
+from arborist.lab.rows import Row, build_row
+from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
+from arborist.models.base import Completion, GenerationSettings, Message, Provider
+from arborist.models.profiles import cache_dir
+from arborist.verify import VerifierPolicy, verifier_policy_hash
+
+EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 5, "interrupted": 130, "running": 1}
+STATUS_EVERY_S = 1.0
+
+
+def default_cache_directory() -> Path:
+    return cache_dir() / "lab"
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What the user asked for. With `continue_from`, the old run's config supplies the rest."""
+
+    run_root: Path | None
+    corpus: Path | None = None
+    evaluation: Path | None = None
+    question_ids: Path | None = None
+    limit: int | None = None
+    arms: tuple[str, ...] = ()
+    policy_values: dict[str, Any] = field(default_factory=dict)
+    prompt: Path | None = None
+    samples: int = 1
+    model: ModelSpec | None = None
+    generation_workers: int = 1
+    generation_budget: int | None = None
+    cache_directory: Path | None = None
+    burn: bool = False
+    continue_from: Path | None = None
+
+
+class ProgressSink(Protocol):
+    def start(self, total: int, done: int) -> None: ...
+    def advance(self, row: Row) -> None: ...
+
+
+class BudgetExhausted(ArboristError):
+    exit_code = 5
+
+
+class BudgetedProvider:
+    """Counts provider calls and refuses the one past the budget (before it is made)."""
+
+    def __init__(self, inner: Provider, budget: int | None) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.model_id = inner.model_id
+        self.budget = budget
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def complete(
+        self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None = None
+    ) -> Completion:
+        with self._lock:
+            if self.budget is not None and self.calls >= self.budget:
+                raise BudgetExhausted(f"the generation budget of {self.budget} provider calls is used up")
+            self.calls += 1
+        return self.inner.complete(messages, settings, json_schema)
+
+
+@dataclass
+class Plan:
+    config: RunConfig
+    run_root: Path
+    documents: list[SourceDocument]
+    evaluation: Evaluation
+    questions: list[Question]
+    reused: list[Row]
+    prompt_text: str
+    corpus_bytes: bytes
+    evaluation_bytes: bytes
+
+
+@dataclass
+class Outcome:
+    run_dir: Path
+    status: Status
+
+
+# -- planning (nothing is written) ------------------------------------------
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"{what} '{path}' is a directory; give a file") from None
+
+
+def _select(evaluation: Evaluation, ids_file: Path | None, limit: int | None) -> list[Question]:
+    questions = evaluation.questions
+    if ids_file is not None:
+        wanted = [line.strip() for line in _read_bytes(ids_file, "question ids file").decode("utf-8").splitlines()
+                  if line.strip() and not line.startswith("#")]
+        by_id = {q.id: q for q in questions}
+        unknown = [w for w in wanted if w not in by_id]
+        if unknown:
+            raise InputError(
+                f"question ids file '{ids_file}' names {len(unknown)} id(s) not in the evaluation, e.g. "
+                f"{', '.join(repr(u) for u in unknown[:3])}; put one evaluation question id per line"
+            )
+        questions = [by_id[w] for w in dict.fromkeys(wanted)]
+    if limit is not None:
+        questions = questions[:limit]
+    if not questions:
+        raise InputError("no questions selected: the evaluation is empty or --limit/--question-ids select none")
+    return questions
+
+
+def _arms(request: RunRequest, model_id: str, system_prompt: str | None) -> list[Arm]:
+    """One arm per answer mode named in --arms (default: the --mode option)."""
+    names = request.arms or (str(request.policy_values.get("mode") or AnswerPolicy.model_fields["mode"].default),)
+    arms = []
+    for name in dict.fromkeys(names):
+        values = {**request.policy_values, "mode": name}
+        policy = policy_from_options(values, model_id)
+        if system_prompt is not None:
+            policy = policy.model_copy(update={"system_prompt": system_prompt})
+        arms.append(Arm(name=name, policy=policy, governance_policy_hash=governance_policy_hash(policy)))
+    return arms
+
+
+def _prompt_text(arms: list[Arm]) -> str:
+    if len(arms) == 1:
+        return arms[0].policy.system_prompt_text
+    return "".join(f"=== arm {a.name} ===\n{a.policy.system_prompt_text}\n" for a in arms)
+
+
+def _reusable(old_dir: Path, config: RunConfig, keys: set[tuple[str, str, int]]) -> list[Row]:
+    """Finished rows of the run being continued: whole, in this plan, not a provider failure, first of each key."""
+    rows, _torn = rundir.read_rows(old_dir / rundir.ROWS)
+    out: dict[tuple[str, str, int], Row] = {}
+    for raw in rows:
+        try:
+            row = Row.model_validate(raw)
+        except ValueError:
+            continue
+        if row.key in keys and row.key not in out and row.contract.reason != "PROVIDER_ERROR":
+            out[row.key] = row.model_copy(update={
+                "source": "reused", "reused_from": old_dir.name, "run_id": config.run_id,
+            })
+    return list(out.values())
+
+
+def plan_run(request: RunRequest, provider: Provider) -> Plan:
+    """Resolve every default and check every input; raises InputError before anything is written."""
+    old: RunConfig | None = None
+    if request.continue_from is not None:
+        old = rundir.load_config(request.continue_from)
+    corpus_path = request.corpus or (Path(old.corpus_path) if old else None)
+    evaluation_path = request.evaluation or (Path(old.evaluation_path) if old else None)
+    if corpus_path is None or evaluation_path is None:
+        raise InputError("give --corpus FILE and --evaluation FILE (or --continue-from RUN_DIR)")
+    run_root = request.run_root or (request.continue_from.parent if request.continue_from else None)
+    if run_root is None:
+        raise InputError("give --run-root DIR: where the new run directory goes")
+    corpus_bytes = _read_bytes(corpus_path, "corpus file")
+    evaluation_bytes = _read_bytes(evaluation_path, "evaluation file")
+    evaluation = load_evaluation(evaluation_path)
+    documents = load_documents([corpus_path])
+    digest = corpus_digest(documents)
+    check_binding(evaluation, digest, evaluation_path)
+    evaluation_sha = "sha256:" + hashlib.sha256(evaluation_bytes).hexdigest()
+    model_id = f"{provider.name}:{provider.model_id}"
+    if old is not None:
+        if old.corpus_digest != digest or old.evaluation_sha256 != evaluation_sha:
+            raise InputError(
+                f"the corpus or evaluation file changed since run '{request.continue_from}' was made "
+                f"(corpus {old.corpus_digest} -> {digest}); a continued run must answer the same questions"
+            )
+        if old.model.model_id != model_id:
+            raise InputError(f"run '{request.continue_from}' used model {old.model.model_id}, not {model_id}")
+        by_id = {q.id: q for q in evaluation.questions}
+        questions = [by_id[i] for i in old.question_ids]
+        arms, samples, verifier = list(old.arms), old.samples, old.verifier_policy
+        selection = dict(old.question_selection)
+    else:
+        questions = _select(evaluation, request.question_ids, request.limit)
+        system_prompt = None
+        if request.prompt is not None:
+            system_prompt = _read_bytes(request.prompt, "prompt file").decode("utf-8")
+            if not system_prompt.strip():
+                raise InputError(f"prompt file '{request.prompt}' is empty")
+        arms = _arms(request, model_id, system_prompt)
+        samples = request.samples
+        if samples > 1 and any(a.policy.generation.temperature == 0 for a in arms):
+            raise InputError(
+                f"--samples {samples} needs --temperature above 0: at temperature 0 every sample is the same answer"
+            )
+        demote = {a.policy.guard_demote_missed_answer for a in arms}
+        verifier = VerifierPolicy(demote_missed_answer=any(demote))
+        selection = {"question_ids_file": str(request.question_ids) if request.question_ids else None,
+                     "limit": request.limit}
+    model = request.model or (old.model if old else None) or ModelSpec(
+        model=None, base_url=None, provider=provider.name, model_id=model_id)
+    model = model.model_copy(update={"provider": provider.name, "model_id": model_id})
+    created = datetime.now(UTC)
+    question_ids = [q.id for q in questions]
+    v_hash = verifier_policy_hash(verifier)
+    config = RunConfig(
+        run_id=uuid4().hex, created_at=created.isoformat(timespec="seconds"), git=git_revision(),
+        corpus_path=str(corpus_path.resolve()), corpus_digest=digest,
+        evaluation_path=str(evaluation_path.resolve()), evaluation_sha256=evaluation_sha,
+        question_ids=question_ids, question_selection=selection, arms=arms, samples=samples, model=model,
+        verifier_policy=verifier, verifier_policy_hash=v_hash,
+        generation_workers=request.generation_workers, generation_budget=request.generation_budget,
+        cache_directory=str((request.cache_directory or default_cache_directory()).resolve()),
+        burn=request.burn,
+        continue_from=str(request.continue_from.resolve()) if request.continue_from else None,
+        output_digest=output_digest(digest, evaluation_sha, question_ids, arms, samples, v_hash),
+    )
+    if old is not None and old.output_digest != config.output_digest:
+        raise InputError(f"run '{request.continue_from}' has other settings than this run; cannot continue it")
+    reused: list[Row] = []
+    if request.continue_from is not None:
+        keys = {(q, a.name, s) for q in question_ids for a in arms for s in range(samples)}
+        reused = _reusable(request.continue_from, config, keys)
+    return Plan(config=config, run_root=run_root, documents=documents, evaluation=evaluation, questions=questions, reused=reused,
+                prompt_text=_prompt_text(arms), corpus_bytes=corpus_bytes, evaluation_bytes=evaluation_bytes)
+
+
+# -- preparation: one store per (corpus, chunking), reused across runs --------
+
+
+def store_path(cache_directory: Path, digest: str, chunking: ChunkingSettings) -> Path:
+    return cache_directory / "stores" / (
+        f"{digest.removeprefix('sha256:')[:16]}-c{chunking.chunk_runes}-o{chunking.overlap_runes}.db"
+    )
+
+
+def prepare_store(plan: Plan, chunking: ChunkingSettings, dense: bool) -> Path:
+    """The store for this corpus and chunking: built once, reused (and topped up) by every later run.
+
+    The answer cache lives in it too, so a repeated run is served from cache.
+    """
+    path = store_path(Path(plan.config.cache_directory), plan.config.corpus_digest, chunking)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open_store(path, create=True) as store:
+        if store.digest() != plan.config.corpus_digest or store.chunking() != chunking:
+            store.ingest(plan.documents, chunking)
+        if dense:
+            embed_missing(store)
+    return path
+
+
+def _write_preparation(run_dir: Path, stores: dict[ChunkingSettings, Path]) -> None:
+    chunks_out: list[dict[str, Any]] = []
+    reps: dict[str, Any] = {"stores": []}
+    indexes: list[dict[str, Any]] = []
+    for chunking, path in stores.items():
+        with open_store(path) as store:
+            info = store.info()
+            for c in store.all_chunks():
+                chunks_out.append({"chunk_id": c.chunk_id, "doc_id": c.doc_id, "source_id": c.source_id,
+                                   "title": c.title, "n_runes": len(c.text), "chunking": chunking.model_dump(),
+                                   "text": c.text})
+        reps["stores"].append({
+            "chunking": chunking.model_dump(),
+            "lexical": {"index": "SQLite FTS5 over chunk bodies and titles", "chunks": info["chunks"]},
+            "dense": {"model": embedding.MODEL_ID, "dimensions": embedding.DIM, "vectors": info["vectors"]},
+        })
+        indexes.append(info)
+    write_json(run_dir / "preparation" / "chunks.json", chunks_out)
+    write_json(run_dir / "preparation" / "representations.json", reps)
+    write_json(run_dir / "indexes" / "indexes.json", {
+        "note": "the indexes live in the lab's cache directory, shared by runs over the same corpus and chunking",
+        "stores": indexes,
+    })
+
+
+# -- execution ----------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    question: Question
+    arm: Arm
+    samples: list[int]
+
+
+class _Counters:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = 0
+        self.calls = 0
+        self.hits = 0
+
+
+@contextmanager
+def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
+    """One store connection per worker thread (SQLite connections are not shared across writers)."""
+    local = threading.local()
+    opened: list[CorpusStore] = []
+    lock = threading.Lock()
+
+    def get() -> CorpusStore:
+        store: CorpusStore | None = getattr(local, "store", None)
+        if store is None:
+            store = open_store(path)
+            local.store = store
+            with lock:
+                opened.append(store)
+        return store
+
+    try:
+        yield get
+    finally:
+        for s in opened:
+            s.close()
+
+
+def execute(plan: Plan, provider: Provider, progress: ProgressSink | None = None) -> Outcome:
+    cfg = plan.config
+    chunkings = {a.policy.chunking for a in cfg.arms}
+    dense = any("dense" in a.policy.search.routes for a in cfg.arms)
+    stores = {c: prepare_store(plan, c, dense) for c in chunkings}
+    run_dir = rundir.create_run_dir(plan.run_root, datetime.fromisoformat(cfg.created_at), cfg.output_digest)
+    write_json(run_dir / rundir.CONFIG, cfg.model_dump(mode="json"))
+    status = Status(state="running", started_at=utc_now(), rows_total=cfg.rows_total)
+    write_json(run_dir / rundir.STATUS, status.model_dump())
+    (run_dir / "inputs" / "corpus.json").write_bytes(plan.corpus_bytes)
+    (run_dir / "inputs" / "evaluation.json").write_bytes(plan.evaluation_bytes)
+    (run_dir / "inputs" / "prompt.txt").write_text(plan.prompt_text, encoding="utf-8")
+    _write_preparation(run_dir, stores)
+
+    writer = RowWriter(run_dir / rundir.ROWS)
+    counters = _Counters()
+    finished = threading.Event()  # once set, late rows from worker threads are dropped (their answers are cached)
+    last_status = [0.0]
+
+    def flush_status(final: bool = False) -> None:
+        now = time.monotonic()
+        if final or now - last_status[0] >= STATUS_EVERY_S:
+            last_status[0] = now
+            status.rows_done, status.provider_calls, status.cache_hits = counters.done, counters.calls, counters.hits
+            write_json(run_dir / rundir.STATUS, status.model_dump())
+
+    def emit(row: Row) -> None:
+        with counters.lock:
+            if finished.is_set():
+                return
+            writer.write(row.model_dump(mode="json"))
+            counters.done += 1
+            counters.calls += row.source == "provider"
+            counters.hits += row.source == "cache"
+            flush_status()
+        if progress is not None:
+            progress.advance(row)
+
+    for row in plan.reused:
+        emit(row)
+    status.rows_reused = len(plan.reused)
+    if progress is not None:
+        progress.start(cfg.rows_total, counters.done)
+
+    done = {r.key for r in plan.reused}
+    items = []
+    for q in plan.questions:
+        for arm in cfg.arms:
+            todo = [s for s in range(cfg.samples) if (q.id, arm.name, s) not in done]
+            if todo:
+                items.append(_Item(q, arm, todo))
+    budgeted = BudgetedProvider(provider, cfg.generation_budget)
+    verifier = cfg.verifier_policy
+    stop = threading.Event()
+    doc_sources: dict[ChunkingSettings, dict[str, str]] = {}
+    for c, path in stores.items():
+        with open_store(path) as s:
+            doc_sources[c] = s.source_ids()
+
+    def run_item(item: _Item, get_store: Callable[[], CorpusStore]) -> None:
+        store = get_store()
+        for sample in item.samples:
+            if stop.is_set():
+                return
+            record = engine.query(store, item.question.question, item.arm.policy, budgeted, verifier,
+                                  burn=cfg.burn, sample_index=sample, run_id=cfg.run_id)
+            emit(build_row(item.question, item.arm.name, sample, record,
+                           doc_sources[item.arm.policy.chunking], cfg.run_id))
+
+    state: State = "complete"
+    message = ""
+    try:
+        for chunking, path in stores.items():
+            mine = [i for i in items if i.arm.policy.chunking == chunking]
+            with _thread_stores(path) as get_store:
+                _run_items(mine, get_store, run_item, cfg.generation_workers, stop)
+    except BudgetExhausted as exc:
+        state, message = "budget_exhausted", f"{exc}; continue with --continue-from {run_dir}"
+    except KeyboardInterrupt:
+        state, message = "interrupted", f"interrupted; continue with --continue-from {run_dir}"
+    except ArboristError as exc:
+        state, message = "failed", str(exc)
+    except Exception as exc:
+        state, message = "failed", f"unexpected {type(exc).__name__}: {exc}"
+        raise
+    finally:
+        stop.set()
+        with counters.lock:
+            finished.set()
+        writer.close()
+        if state == "complete" and counters.done != cfg.rows_total:
+            state, message = "failed", f"{counters.done} rows written, {cfg.rows_total} expected"
+        write_summaries(run_dir, cfg, plan.evaluation)
+        status.state, status.message = state, message
+        status.ended_at, status.exit_code = utc_now(), EXIT_CODES[state]
+        flush_status(final=True)
+    return Outcome(run_dir=run_dir, status=status)
+
+
+def _run_items(
+    items: list[_Item], get_store: Callable[[], CorpusStore], run_item: Callable[[_Item, Callable[[], CorpusStore]], None],
+    workers: int, stop: threading.Event,
+) -> None:
+    """Inline for one worker (Ctrl-C interrupts the call in progress); a thread pool otherwise.
+
+    A question's samples stay on one worker, one after another, so a local
+    model reuses the evaluated prompt (llama.cpp keeps the KV state of the
+    matching prefix) and pays for the prompt once.
+    """
+    if workers == 1:
+        for item in items:
+            if stop.is_set():
+                return
+            run_item(item, get_store)
+        return
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arborist-gen")
+    futures: list[Future[None]] = [pool.submit(run_item, item, get_store) for item in items]
+    try:
+        pending: set[Future[None]] = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_EXCEPTION)
+            for f in finished:
+                exc = f.exception()
+                if exc is not None:
+                    raise exc
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
