@@ -10,7 +10,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from arborist.answer.pipeline import answer_document, answer_from_admitted, answer_question, check_question
+from arborist.answer.pipeline import (
+    answer_document,
+    answer_from_admitted,
+    answer_question,
+    check_question,
+)
 from arborist.answer.record import NO_TREATMENT, AnswerRecord
 from arborist.answer.verification import verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest

@@ -14,14 +14,19 @@ from pathlib import Path
 
 from arborist.answer.contract import check_contract
 from arborist.answer.modes import json_schema
-from arborist.answer.record import NO_TREATMENT, AnswerRecord, EvidenceEntry, PromptRecord
+from arborist.answer.record import (
+    NO_TREATMENT,
+    AnswerRecord,
+    EvidenceEntry,
+    PromptRecord,
+)
 from arborist.corpus.documents import SourceDocument
 from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission, EvidenceChunk, admit
 from arborist.governance.canonical import tagged_digest
-from arborist.ingest import embed_missing
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
+from arborist.ingest import embed_missing
 from arborist.models.base import GenerationSettings, Message, Provider
 from arborist.prompting.layouts import evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search

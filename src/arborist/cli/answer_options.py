@@ -9,7 +9,13 @@ import click
 
 from arborist.answer.modes import MODES
 from arborist.corpus.chunking import ChunkingSettings
-from arborist.governance.options import CHUNKING_OPTIONS, OPTIONS_BY_NAME, POLICY_OPTIONS, PolicyOption, policy_from_options
+from arborist.governance.options import (
+    CHUNKING_OPTIONS,
+    OPTIONS_BY_NAME,
+    POLICY_OPTIONS,
+    PolicyOption,
+    policy_from_options,
+)
 from arborist.governance.policy import AnswerPolicy
 from arborist.models.base import Provider
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from arborist.cli.answer_options import routes_option
@@ -14,8 +20,7 @@ from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.retrieval_eval import evaluate_retrieval
-from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
+from arborist.retrieval.search import SearchSettings, parse_routes
 
 
 @click.group("eval")

@@ -7,14 +7,26 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Self
 
 import click
 from click.core import ParameterSource
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
-from arborist.cli.answer_options import MODEL_OPTION_NAMES, make_provider_from, pop_options, run_options
+from arborist.cli.answer_options import (
+    MODEL_OPTION_NAMES,
+    make_provider_from,
+    pop_options,
+    run_options,
+)
 from arborist.cli.options import json_option, print_json
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
@@ -55,7 +67,7 @@ class _Bar:
         self.done = self.hits = self.calls = self.total = 0
         self.t0 = time.monotonic()
 
-    def __enter__(self) -> _Bar:
+    def __enter__(self) -> Self:
         self.progress.__enter__()
         return self
 
@@ -112,7 +124,7 @@ def _sigterm(_signum: int, _frame: FrameType | None) -> None:
               help="A run to continue: its finished rows are reused, only the rest are answered, into a new run.")
 @json_option
 @click.pass_context
-def run(ctx: click.Context, corpus: Path | None, evaluation: Path | None, run_root: Path | None,
+def run(ctx: click.Context, /, corpus: Path | None, evaluation: Path | None, run_root: Path | None,
         question_ids: Path | None, limit: int | None, arms: str | None, prompt: Path | None, samples: int,
         generation_workers: int, generation_budget: int | None, cache_directory: Path | None,
         continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:

@@ -13,8 +13,11 @@ from arborist.cli.options import db_option, json_option, print_json, print_json_
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.retrieval import SearchSettings, search
-from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchResult, parse_routes, search_many
+from arborist.retrieval.search import (
+    SearchResult,
+    parse_routes,
+    search_many,
+)
 
 RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
 

@@ -65,6 +65,10 @@ def validate_run(run_dir: Path) -> list[Check]:
     check("rows unique and complete", not dupes and not stray and not lost,
           f"{len(dupes)} duplicated, {len(stray)} not in the config, {len(lost)} missing"
           + (f" (e.g. {lost[0]})" if lost else "") + (f" (e.g. {dupes[0]})" if dupes else ""))
+    failed = [r for r in rows if r.contract.reason == "PROVIDER_ERROR"]
+    check("provider errors", not failed,
+          "none" if not failed else f"{len(failed)} rows have no answer (e.g. {failed[0].query_id}: "
+          f"{failed[0].contract.detail}); --continue-from retries them")
     retrieval = _read_json(run_dir / rundir.RETRIEVAL_SUMMARY) or {}
     contract = _read_json(run_dir / rundir.CONTRACT_SUMMARY) or {}
     for arm in cfg.arms:

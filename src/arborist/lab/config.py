@@ -18,8 +18,8 @@ from arborist.governance.canonical import tagged_digest
 from arborist.governance.policy import AnswerPolicy
 from arborist.verify import VerifierPolicy
 
-CONFIG_FORMAT = "arborist-lab-run/1"
-RUN_KIND = "answer-quality"
+CONFIG_FORMAT: Literal["arborist-lab-run/1"] = "arborist-lab-run/1"
+RUN_KIND: Literal["answer-quality"] = "answer-quality"
 OUTPUT_TAG = "arborist-lab-output/1"
 
 

@@ -17,7 +17,11 @@ from arborist.lab.config import RunConfig
 from arborist.lab.diagnosis import BOUNDARIES
 from arborist.lab.metrics import Measured
 from arborist.lab.metrics.answers import AnswerSummary, summarise_answers
-from arborist.lab.metrics.retrieval import METRICS, RetrievalSummary, summarise_retrieval
+from arborist.lab.metrics.retrieval import (
+    METRICS,
+    RetrievalSummary,
+    summarise_retrieval,
+)
 from arborist.lab.rows import Row
 
 BOUNDARY_MEANING = {
@@ -56,9 +60,9 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
                     rows_written: int) -> str:
     arms = list(answers)
     out = [f"# answer-quality run {cfg.run_id[:8]}", "",
-           f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions × {len(arms)} arm(s) "
+           (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions × {len(arms)} arm(s) "
            f"({', '.join(arms)}) × {cfg.samples} sample(s); model `{cfg.model.model_id}`; "
-           f"corpus `{cfg.corpus_digest[:19]}…`.", ""]
+           f"corpus `{cfg.corpus_digest[:19]}…`."), ""]
     out += ["## Where support for the gold answer disappeared", "",
             "| boundary | meaning | " + " | ".join(arms) + " |", "|---|---|" + "---|" * len(arms)]
     for b in BOUNDARIES:
@@ -104,8 +108,8 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
     sharing = [a.samples for a in vals if a.samples is not None]
     if sharing:
         out += ["", "## Samples sharing their prompt", "",
-                "| arm | groups | prompt eval, first sample (s) | prompt eval, later samples (s) | ratio | "
-                "generate, first (s) | generate, later (s) |", "|---|---|---|---|---|---|---|"]
+                ("| arm | groups | prompt eval, first sample (s) | prompt eval, later samples (s) | ratio | "
+                "generate, first (s) | generate, later (s) |"), "|---|---|---|---|---|---|---|"]
         for a in vals:
             s = a.samples
             if s is None:

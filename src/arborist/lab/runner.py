@@ -33,7 +33,12 @@ from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import ArboristError, InputError
-from arborist.evaluation.format import Evaluation, Question, check_binding, load_evaluation
+from arborist.evaluation.format import (
+    Evaluation,
+    Question,
+    check_binding,
+    load_evaluation,
+)
 from arborist.governance.options import policy_from_options
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing

@@ -83,9 +83,9 @@ def contract_counts(rows: list[Row]) -> ContractCounts:
 
 
 def diagnosis_counts(rows: list[Row]) -> DiagnosisCounts:
-    counts = dict.fromkeys(BOUNDARIES, 0)
+    counts: dict[str, int] = dict.fromkeys(BOUNDARIES, 0)
     unmeasured = []
-    req_counts = dict.fromkeys(BOUNDARIES, 0)
+    req_counts: dict[str, int] = dict.fromkeys(BOUNDARIES, 0)
     req_unmeasured = 0
     for r in rows:
         d = r.diagnosis
