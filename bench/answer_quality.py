@@ -1,101 +1,71 @@
-"""Answer quality on MuSiQue: contract-valid rate, gold-answer rate and latency per profile and mode.
+"""Answer quality per profile and mode: contract-valid rate, gold-answer rate, labels vs correctness, latency.
 
-Usage: .venv/bin/python bench/answer_quality.py [--n 20] [--profiles qwen2.5-1.5b qwen2.5-0.5b]
-                                               [--modes quote claim_lattice claim_lattice_pointer]
-                                               [--out DIR] [--records FILE.jsonl]
+Usage: .venv/bin/python bench/answer_quality.py [--dataset musique|squad-single-hop] [--limit 20]
+           [--profiles qwen2.5-1.5b qwen2.5-0.5b] [--modes quote claim_lattice claim_lattice_pointer]
+           [--work DIR] [-- extra options for `answer-quality run`]
 
-The first N MuSiQue questions (../shared/data) are answered from the
-imported corpus with default retrieval and evidence settings. "Gold" means
-the answer text (claims and quotes) contains the gold answer or one of its
-aliases, case-insensitively — a lenient string match, not a judge.
+A thin driver over the lab: one `arborist experiments answer-quality run`
+per profile with every mode as an arm, then one table from the runs'
+summaries. Every figure, the diagnosis per row and the label-vs-gold table
+(do STRICT answers state the gold answer more often than UNGROUNDED ones?)
+are in each run's summary.md. Re-running is served from the answer cache and
+re-verified under the current verifier policy, so a verifier change is
+measured on stored answers without calling a model.
+
+"Gold" means the answer's claims or quotes contain the gold answer or an
+alias after normalisation (arborist.lab.diagnosis.contains_gold): a lenient
+string match, not a judge.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from _common import require_shared_data
+from lab_run import EXE, prepare
+
 from arborist.answer.modes import MODES
-from arborist.answer.pipeline import answer_question
-from arborist.answer.record import AnswerRecord
-from arborist.corpus.store import open_store
-from arborist.evaluation.format import load_evaluation
-from arborist.governance.policy import build_policy
-from arborist.models.local import LocalProvider
-
-
-def answer_text(record: AnswerRecord) -> str:
-    """What the answer asserts: its quotes in quote mode, its claims' text otherwise.
-
-    A claim's supporting quote is evidence, not the answer: counting it let a
-    wrong claim ("785 stores") pass because its quote held the gold ("35th").
-    """
-    answer = record.contract.answer or {}
-    return " ".join([q["text"] for q in answer.get("quotes", [])] + [c["text"] for c in answer.get("claims", [])])
-
-
-def contains_gold(record: AnswerRecord, golds: list[str]) -> bool:
-    text = answer_text(record).casefold()
-    return any(g.casefold() in text for g in golds if g.strip())
-
-
-def prepare(work: Path) -> Path:
-    data = require_shared_data()
-    exe = str(Path(sys.executable).parent / "arborist")
-    if not (work / "evaluation.json").exists():
-        subprocess.run([exe, "datasets", "import", "musique", "--questions", str(data / "musique/questions.json"),
-                        "--corpus", str(data / "musique/corpus.json"), "--out", str(work)], check=True)
-    subprocess.run([exe, "ingest", str(work / "corpus.json"), "--db", str(work / "store.db")], check=True,
-                   stdout=subprocess.DEVNULL)
-    return work
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--dataset", choices=["musique", "squad-single-hop"], default="musique")
+    ap.add_argument("--limit", type=int, default=20)
     ap.add_argument("--profiles", nargs="+", default=["qwen2.5-1.5b", "qwen2.5-0.5b"])
     ap.add_argument("--modes", nargs="+", default=list(MODES))
-    ap.add_argument("--max-tokens", type=int, default=512)
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--records", type=Path, help="append every answer record here (JSONL)")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-answer-quality"))
+    ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
-    work = prepare(args.out or Path(tempfile.mkdtemp(prefix="arborist-answers-")))
-    questions = load_evaluation(work / "evaluation.json").questions[: args.n]
-    rows = []
-    with open_store(work / "store.db") as store:
-        for profile in args.profiles:
-            provider = LocalProvider(profile)
-            for mode in args.modes:
-                policy = build_policy(model_id=f"local:{provider.model_id}", mode=mode,
-                                      generation={"max_tokens": args.max_tokens})
-                valid = gold = 0
-                latencies, reasons = [], {}
-                for q in questions:
-                    record = answer_question(store, q.question, policy, provider)
-                    valid += record.contract.valid
-                    gold += contains_gold(record, q.answers)
-                    latencies.append(record.timings["total"])
-                    reasons[record.contract.reason] = reasons.get(record.contract.reason, 0) + 1
-                    if args.records:
-                        with args.records.open("a") as fh:
-                            fh.write(json.dumps({"profile": profile, "mode": mode, "question_id": q.id,
-                                                 "gold": contains_gold(record, q.answers),
-                                                 "record": record.model_dump(mode="json")}) + "\n")
-                n = len(questions)
-                rows.append((profile, mode, n, valid / n, gold / n, statistics.fmean(latencies), reasons))
-                print(f"{profile} {mode}: valid {valid}/{n}, gold {gold}/{n}, "
-                      f"mean {statistics.fmean(latencies):.1f} s, {reasons}", flush=True)
-    print("\n| profile | mode | n | contract-valid | contains gold | mean latency | contract reasons |")
-    print("|---|---|---|---|---|---|---|")
-    for profile, mode, n, v, g, lat, reasons in rows:
-        print(f"| {profile} | {mode} | {n} | {v:.0%} | {g:.0%} | {lat:.1f} s | "
-              + ", ".join(f"{k} {c}" for k, c in sorted(reasons.items())) + " |")
+    data = prepare(args.dataset, args.work)
+    print("| profile | mode | rows | contract-valid | contains gold | STRICT (gold) | UNGROUNDED (gold) "
+          "| mean s per call | diagnosis |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for profile in args.profiles:
+        out = subprocess.run(
+            [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
+             "--evaluation", str(data / "evaluation.json"), "--run-root", str(args.work / "runs"),
+             "--cache-directory", str(args.work / "cache"), "--model", profile, "--limit", str(args.limit),
+             "--arms", ",".join(args.modes), "--json", *args.extra],
+            capture_output=True, text=True, check=False,
+        )
+        if out.returncode != 0:
+            sys.exit(f"{profile}: run failed ({out.returncode}): {out.stderr}")
+        run_dir = Path(json.loads(out.stdout)["run_dir"])
+        summary = json.loads((run_dir / "results/answer-contract-summary.json").read_text())
+        for mode, a in summary["arms"].items():
+            c, u, lg = a["contract"], a["usage"], a["label_gold"]
+            calls = u["provider_calls"]
+            per_call = f"{u['answer_seconds'] / calls:.1f}" if calls else "cached"
+            gold = a["gold_in_answer"]
+            rate = "n/a" if gold["value"] is None else f"{gold['value']:.0%}"
+            diag = ", ".join(f"{k} {v}" for k, v in a["diagnosis"]["counts"].items() if v)
+            print(f"| {profile} | {mode} | {c['total']} | {c['valid']} | "
+                  f"{rate} (n={gold['rows_covered']}) | {lg['STRICT']['rows']} ({lg['STRICT']['gold']}) | "
+                  f"{lg['UNGROUNDED']['rows']} ({lg['UNGROUNDED']['gold']}) | {per_call} | {diag} |")
+        print(f"<!-- {profile}: {run_dir} -->")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from arborist.evaluation.format import Evaluation
 from arborist.lab import rundir
 from arborist.lab.config import RunConfig
 from arborist.lab.diagnosis import BOUNDARIES
@@ -98,7 +97,9 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
     line("abstentions (full / partial)", [f"{a.contract.abstentions} / {a.contract.partial_abstentions}" for a in vals])
     line("gold answer in the answer", [_fmt(a.gold_in_answer) for a in vals])
     for label in vals[0].labels if vals else []:
-        line(f"label {label}", [str(a.labels.get(label, 0)) for a in vals])
+        line(f"label {label} (with the gold answer / measured)", [
+            f"{lg.rows} ({lg.gold}/{lg.gold_measured})" if (lg := a.label_gold.get(label)) else "0"
+            for a in vals])
     out += ["", "## Cost", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     line("provider calls", [str(a.usage.provider_calls) for a in vals])
     line("cache hits", [str(a.usage.cache_hits) for a in vals])
@@ -126,7 +127,7 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
     return "\n".join(out) + "\n"
 
 
-def write_summaries(run_dir: Path, cfg: RunConfig, evaluation: Evaluation) -> None:
+def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
     rows, bad = load_rows(run_dir)
     arms = [a.name for a in cfg.arms]
     answers = {a: summarise_answers(rows, a) for a in arms}

@@ -455,7 +455,7 @@ def execute(plan: Plan, provider: Provider, progress: ProgressSink | None = None
         writer.close()
         if state == "complete" and counters.done != cfg.rows_total:
             state, message = "failed", f"{counters.done} rows written, {cfg.rows_total} expected"
-        write_summaries(run_dir, cfg, plan.evaluation)
+        write_summaries(run_dir, cfg)
         status.state, status.message = state, message
         status.ended_at, status.exit_code = utc_now(), EXIT_CODES[state]
         flush_status(final=True)

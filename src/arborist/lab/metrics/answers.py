@@ -56,11 +56,20 @@ class SampleSharing(BaseModel):
     ratio_prompt_eval: float | None = Field(description="later / first: below 1 means the prompt was shared")
 
 
+class LabelGold(BaseModel):
+    """Do verifier labels track correctness? Rows per label and how many of them state the gold answer."""
+
+    rows: int
+    gold: int
+    gold_measured: int
+
+
 class AnswerSummary(BaseModel):
     arm: str
     rows: int
     contract: ContractCounts
     labels: dict[str, int]
+    label_gold: dict[str, LabelGold]
     gold_in_answer: Measured
     diagnosis: DiagnosisCounts
     usage: Usage
@@ -157,9 +166,19 @@ def summarise_answers(rows: list[Row], arm: str) -> AnswerSummary:
         for r in mine if r.diagnosis.gold_in_answer is None
     ]
     labels = Counter(r.verifier.label or "none" for r in mine)
+    order = (*LABELS, *sorted(set(labels) - set(LABELS)))
+    label_gold = {
+        label: LabelGold(
+            rows=labels.get(label, 0),
+            gold=sum(1 for r in mine if (r.verifier.label or "none") == label and r.diagnosis.gold_in_answer),
+            gold_measured=sum(1 for r in mine if (r.verifier.label or "none") == label
+                              and r.diagnosis.gold_in_answer is not None),
+        )
+        for label in order
+    }
     return AnswerSummary(
         arm=arm, rows=len(mine), contract=contract_counts(mine),
-        labels={label: labels.get(label, 0) for label in (*LABELS, *sorted(set(labels) - set(LABELS)))},
+        labels={label: labels.get(label, 0) for label in order}, label_gold=label_gold,
         gold_in_answer=Measured(value=mean([float(bool(r.diagnosis.gold_in_answer)) for r in gold_rows]),
                                 rows_covered=len(gold_rows), rows_not_measured=gold_missing),
         diagnosis=diagnosis_counts(mine), usage=usage(mine), samples=sample_sharing(mine),
