@@ -336,3 +336,22 @@ def test_a_policy_model_id_is_part_of_every_arm(tmp_path: Path, inputs: tuple[Pa
     assert plan.config.arms[0].policy.model_id == "scripted:scripted"
     assert isinstance(plan.config.arms[0].policy, AnswerPolicy)
     assert not (tmp_path / "runs").exists()  # planning writes nothing
+
+
+def test_sample_sharing_compares_first_and_later_samples_of_a_prompt(
+    tmp_path: Path, inputs: tuple[Path, Path]
+) -> None:
+    from arborist.models.base import Completion
+
+    def done(prompt_eval_s: float) -> Completion:
+        return Completion(text=GOOD[0], model_id="scripted", provider="scripted",
+                          timings={"prompt_eval_s": prompt_eval_s, "eval_s": 1.0})
+
+    req = request(tmp_path, inputs, samples=3, limit=1, policy_values={"temperature": 0.5})
+    run_dir, _, _ = do_run(req, done(2.0), done(0.1), done(0.3))
+    sharing = json.loads((run_dir / rundir.CONTRACT_SUMMARY).read_text())["arms"]["claim_lattice"]["samples"]
+    assert sharing["first_sample_prompt_eval_s"]["value"] == 2.0
+    assert sharing["later_samples_prompt_eval_s"]["value"] == pytest.approx(0.2)
+    assert sharing["ratio_prompt_eval"] == pytest.approx(0.1)
+    assert sharing["samples_per_group"] == 3 and sharing["groups"] == 1
+    assert "Samples sharing their prompt" in (run_dir / "summary.md").read_text()

@@ -117,7 +117,10 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
                 continue
             out.append(f"| {a.arm} | {s.groups} | {_fmt(s.first_sample_prompt_eval_s)} | "
                        f"{_fmt(s.later_samples_prompt_eval_s)} | {s.ratio_prompt_eval} | "
-                       f"{_fmt(s.first_sample_generate_s, 2)} | {_fmt(s.later_samples_generate_s, 2)} |")
+                       f"{_fmt(s.first_sample_generate_s, 2)} | {_fmt(s.later_samples_generate_s, 2)} | "
+                       f"{'n/a' if s.group_generate_s is None else f'{s.group_generate_s:.1f}'} | "
+                       f"{'n/a' if s.single_answers_generate_s is None else f'{s.single_answers_generate_s:.1f}'} | "
+                       f"{s.ratio_group_to_singles} |")
     unmeasured = {n.row: n.reason for a in vals for n in a.diagnosis.rows_not_measured}
     if unmeasured:
         out += ["", f"## Rows not diagnosed ({len(unmeasured)})", ""]

@@ -44,7 +44,7 @@ from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
 from arborist.lab import rundir
 from arborist.lab.config import Arm, ModelSpec, RunConfig, git_revision, output_digest
-from arborist.lab.report import write_summaries
+from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
@@ -453,6 +453,8 @@ def execute(plan: Plan, provider: Provider, progress: ProgressSink | None = None
         with counters.lock:
             finished.set()
         writer.close()
+        # Count what is on disk: an interrupt may land between a row's write and its count.
+        counters.done = len(load_rows(run_dir)[0])
         if state == "complete" and counters.done != cfg.rows_total:
             state, message = "failed", f"{counters.done} rows written, {cfg.rows_total} expected"
         write_summaries(run_dir, cfg)

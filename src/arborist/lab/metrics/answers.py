@@ -54,6 +54,11 @@ class SampleSharing(BaseModel):
     first_sample_generate_s: Measured
     later_samples_generate_s: Measured
     ratio_prompt_eval: float | None = Field(description="later / first: below 1 means the prompt was shared")
+    samples_per_group: int
+    group_generate_s: float | None = Field(description="mean time of all samples of one question (whole groups)")
+    single_answers_generate_s: float | None = Field(
+        description="as many single answers, each paying its prompt: samples × mean first-sample time")
+    ratio_group_to_singles: float | None = Field(description="group / single answers: the saving from sharing")
 
 
 class LabelGold(BaseModel):
@@ -150,11 +155,21 @@ def sample_sharing(rows: list[Row]) -> SampleSharing | None:
     later = [r for r in called if r.sample > 0]
     f, lt = _phase(first, "prompt_eval_s"), _phase(later, "prompt_eval_s")
     ratio = lt.value / f.value if f.value and lt.value is not None else None
+    first_gen = _phase(first, "generate")
+    groups: dict[tuple[str, str], list[Row]] = {}
+    for r in called:
+        groups.setdefault((r.query_id, r.arm), []).append(r)
+    n = max(len(g) for g in groups.values())
+    whole = [sum(r.timings.get("generate", 0.0) for r in g) for g in groups.values() if len(g) == n]
+    group_s = mean(whole)
+    singles = n * first_gen.value if first_gen.value is not None else None
     return SampleSharing(
         groups=len({r.query_id for r in later}),
         first_sample_prompt_eval_s=f, later_samples_prompt_eval_s=lt,
-        first_sample_generate_s=_phase(first, "generate"), later_samples_generate_s=_phase(later, "generate"),
+        first_sample_generate_s=first_gen, later_samples_generate_s=_phase(later, "generate"),
         ratio_prompt_eval=round(ratio, 4) if ratio is not None else None,
+        samples_per_group=n, group_generate_s=group_s, single_answers_generate_s=singles,
+        ratio_group_to_singles=round(group_s / singles, 4) if group_s is not None and singles else None,
     )
 
 
