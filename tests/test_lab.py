@@ -115,7 +115,7 @@ def test_rows_carry_every_boundary_and_a_diagnosis(tmp_path: Path, inputs: tuple
     assert q1["retrieval"]["ranked_source_ids"][0] == "paris" and q1["retrieval"]["evidence_k"] == 2
     assert len(q1["selected_chunk_ids"]) == 2 and q1["context"]["admitted_chunk_ids"] == q1["selected_chunk_ids"]
     assert q1["contract"]["valid"] and q1["verifier"]["label"] and q1["source"] == "provider"
-    assert q1["tokens"] == {"prompt": None, "completion": None} and "generate" in q1["timings"]
+    assert q1["tokens"] == {"prompt": None, "completion": None, "cached_prompt": None} and "generate" in q1["timings"]
     assert q1["diagnosis"]["boundary"] == "none" and q1["diagnosis"]["requests"][0]["boundary"] == "none"
     assert rows["q2"]["diagnosis"]["boundary"] == "none"
     assert rows["q3"]["diagnosis"]["boundary"] == "generation"  # Madrid admitted, answer says Barcelona
@@ -185,15 +185,16 @@ def test_budget_ends_the_run_and_a_continuation_finishes_it_without_duplicates(
     # A kill -9 while writing leaves a torn last line: it must be skipped, not reused.
     with (first / rundir.ROWS).open("a") as fh:
         fh.write('{"query_id": "q3", "arm": "claim_lat')
-    second, status, provider = do_run(RunRequest(run_root=None, continue_from=first,
-                                                 cache_directory=tmp_path / "cache"), *GOOD[2:])
+    second, status, provider = do_run(RunRequest(run_root=None, continue_from=first), *GOOD[2:])
     assert second.parent == first.parent and second != first
     assert status.state == "complete" and status.rows_reused == 2 and len(provider.history) == 2
     rows = rows_of(second)
     assert sorted(r["query_id"] for r in rows) == ["q1", "q2", "q3", "q4"]
     assert [r["source"] for r in rows] == ["reused", "reused", "provider", "provider"]
     assert rows[0]["reused_from"] == first.name
-    assert json.loads((second / "config.json").read_text())["continue_from"] == str(first.resolve())
+    config = json.loads((second / "config.json").read_text())
+    assert config["continue_from"] == str(first.resolve())
+    assert config["cache_directory"] == str((tmp_path / "cache").resolve())  # the continued run's cache
     assert all(c.ok for c in validate_run(second))
     assert json.loads((first / "status.json").read_text())["state"] == "budget_exhausted"  # never rewritten
 
@@ -355,3 +356,25 @@ def test_sample_sharing_compares_first_and_later_samples_of_a_prompt(
     assert sharing["ratio_prompt_eval"] == pytest.approx(0.1)
     assert sharing["samples_per_group"] == 3 and sharing["groups"] == 1
     assert "Samples sharing their prompt" in (run_dir / "summary.md").read_text()
+
+
+@pytest.mark.model
+def test_a_real_local_model_run_with_shared_samples(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
+    """smollm2-135m, one question, two samples: the second reuses the evaluated prompt."""
+    from test_answer_local_model import ready_or_skip
+
+    from arborist.models.registry import make_provider
+
+    ready_or_skip("smollm2-135m")
+    provider = make_provider("smollm2-135m")
+    req = request(tmp_path, inputs, samples=2, limit=1,
+                  policy_values={"temperature": 0.8, "max_tokens": 24, "evidence_k": 2})
+    outcome = execute(plan_run(req, provider), provider)
+    assert outcome.status.state == "complete"
+    rows = rows_of(outcome.run_dir)
+    assert [r["sample"] for r in rows] == [0, 1] and {r["source"] for r in rows} == {"provider"}
+    assert rows[0]["model_id"].startswith("local:") and rows[0]["tokens"]["prompt"] > 50
+    # llama.cpp kept the prompt's KV state: the second sample evaluates (almost) nothing of it again.
+    assert rows[1]["tokens"]["cached_prompt"] >= rows[1]["tokens"]["prompt"] - 2
+    evaluated = [r["tokens"]["prompt"] - r["tokens"]["cached_prompt"] for r in rows]
+    assert evaluated[0] > 20 > evaluated[1]

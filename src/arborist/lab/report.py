@@ -115,8 +115,10 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
             s = a.samples
             if s is None:
                 continue
-            out.append(f"| {a.arm} | {s.groups} | {_fmt(s.first_sample_prompt_eval_s)} | "
-                       f"{_fmt(s.later_samples_prompt_eval_s)} | {s.ratio_prompt_eval} | "
+            out.append(f"| {a.arm} | {s.groups} | {_fmt(s.first_sample_prompt_eval_s)}, "
+                       f"{_fmt(s.first_sample_prompt_tokens_evaluated, 0)} tokens | "
+                       f"{_fmt(s.later_samples_prompt_eval_s)}, {_fmt(s.later_samples_prompt_tokens_evaluated, 0)} tokens"
+                       f" | {s.ratio_prompt_eval} | "
                        f"{_fmt(s.first_sample_generate_s, 2)} | {_fmt(s.later_samples_generate_s, 2)} | "
                        f"{'n/a' if s.group_generate_s is None else f'{s.group_generate_s:.1f}'} | "
                        f"{'n/a' if s.single_answers_generate_s is None else f'{s.single_answers_generate_s:.1f}'} | "

@@ -62,6 +62,7 @@ class VerifierPart(BaseModel):
 class TokenPart(BaseModel):
     prompt: int | None
     completion: int | None
+    cached_prompt: int | None = Field(default=None, description="prompt tokens served from the model's KV state")
 
 
 class Row(BaseModel):
@@ -156,5 +157,5 @@ def build_row(
         diagnosis=diagnose(question, path),
         timings=record.timings,
         provider_timings=c.timings,
-        tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens),
+        tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens, cached_prompt=c.cached_prompt_tokens),
     )

@@ -258,7 +258,8 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
         question_ids=question_ids, question_selection=selection, arms=arms, samples=samples, model=model,
         verifier_policy=verifier, verifier_policy_hash=v_hash,
         generation_workers=request.generation_workers, generation_budget=request.generation_budget,
-        cache_directory=str((request.cache_directory or default_cache_directory()).resolve()),
+        cache_directory=str((request.cache_directory or (Path(old.cache_directory) if old else None)
+                             or default_cache_directory()).resolve()),
         burn=request.burn,
         continue_from=str(request.continue_from.resolve()) if request.continue_from else None,
         output_digest=output_digest(digest, evaluation_sha, question_ids, arms, samples, v_hash),

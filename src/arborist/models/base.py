@@ -38,6 +38,9 @@ class Completion(BaseModel):
     provider: str
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cached_prompt_tokens: int | None = Field(
+        default=None, description="prompt tokens not evaluated again (reused KV state of a matching prefix)"
+    )
     timings: dict[str, float] = Field(default_factory=dict, description="seconds, by phase")
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="set when the call failed; text is then empty")

@@ -127,8 +127,12 @@ class LocalProvider:
             except Exception as exc:  # noqa: BLE001 - a failed call is recorded, not raised
                 return self._fail(f"local generation failed: {type(exc).__name__}: {exc}", timings)
             timings["generate_s"] = time.monotonic() - start
-            timings.update(_perf(llm))
-        return _to_completion(response, self.model_id, self.name, timings)
+            perf, evaluated = _perf(llm)
+            timings.update(perf)
+        completion = _to_completion(response, self.model_id, self.name, timings)
+        if evaluated is not None and completion.prompt_tokens is not None:
+            completion.cached_prompt_tokens = max(0, completion.prompt_tokens - evaluated)
+        return completion
 
 
 def _to_completion(response: dict[str, Any], model_id: str, provider: str, timings: dict[str, float]) -> Completion:
@@ -154,15 +158,16 @@ def _reset_perf(llm: Any) -> None:
         llama_cpp.llama_perf_context_reset(llm._ctx.ctx)
 
 
-def _perf(llm: Any) -> dict[str, float]:
-    """Prompt-eval and generation seconds as llama.cpp measured them (empty if unavailable)."""
+def _perf(llm: Any) -> tuple[dict[str, float], int | None]:
+    """Prompt-eval and generation seconds as llama.cpp measured them, and how many prompt
+    tokens it evaluated (the rest came from the KV state of a matching prefix); empty if unavailable."""
     try:
         import llama_cpp
 
         data = llama_cpp.llama_perf_context(llm._ctx.ctx)
-        return {"prompt_eval_s": data.t_p_eval_ms / 1000.0, "eval_s": data.t_eval_ms / 1000.0}
+        return {"prompt_eval_s": data.t_p_eval_ms / 1000.0, "eval_s": data.t_eval_ms / 1000.0}, int(data.n_p_eval)
     except Exception:  # noqa: BLE001 - timings are optional
-        return {}
+        return {}, None
 
 
 def loaded_models() -> list[str]:

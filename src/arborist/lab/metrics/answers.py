@@ -51,6 +51,8 @@ class SampleSharing(BaseModel):
     groups: int
     first_sample_prompt_eval_s: Measured
     later_samples_prompt_eval_s: Measured
+    first_sample_prompt_tokens_evaluated: Measured
+    later_samples_prompt_tokens_evaluated: Measured
     first_sample_generate_s: Measured
     later_samples_generate_s: Measured
     ratio_prompt_eval: float | None = Field(description="later / first: below 1 means the prompt was shared")
@@ -146,6 +148,15 @@ def _phase(rows: list[Row], name: str) -> Measured:
     return Measured(value=mean(values), rows_covered=len(values), rows_not_measured=missing)
 
 
+def _evaluated(rows: list[Row]) -> Measured:
+    """Mean prompt tokens the model evaluated (the prompt minus what its KV state already held)."""
+    values = [float(r.tokens.prompt - r.tokens.cached_prompt) for r in rows
+              if r.tokens.prompt is not None and r.tokens.cached_prompt is not None]
+    missing = [NotMeasured(row=row_key(*r.key), reason="the provider reports no cached prompt tokens")
+               for r in rows if r.tokens.prompt is None or r.tokens.cached_prompt is None]
+    return Measured(value=mean(values), rows_covered=len(values), rows_not_measured=missing)
+
+
 def sample_sharing(rows: list[Row]) -> SampleSharing | None:
     """Only rows produced by a provider call count: a cache hit paid for nothing."""
     called = [r for r in rows if r.source == "provider"]
@@ -166,6 +177,7 @@ def sample_sharing(rows: list[Row]) -> SampleSharing | None:
     return SampleSharing(
         groups=len({r.query_id for r in later}),
         first_sample_prompt_eval_s=f, later_samples_prompt_eval_s=lt,
+        first_sample_prompt_tokens_evaluated=_evaluated(first), later_samples_prompt_tokens_evaluated=_evaluated(later),
         first_sample_generate_s=first_gen, later_samples_generate_s=_phase(later, "generate"),
         ratio_prompt_eval=round(ratio, 4) if ratio is not None else None,
         samples_per_group=n, group_generate_s=group_s, single_answers_generate_s=singles,
