@@ -310,6 +310,10 @@ def test_a_treatment_after_admission_has_its_own_cache_slot(tmp_path: Path, inpu
         hit = engine.answer_admitted(store, "What is the capital of France?", admit(chunks[::-1], 5, 12_000),
                                      "reversed", policy, provider, verifier)
         assert hit.cache_hit and hit.record_id == rev.record_id
+        provider.enqueue(GOOD[0])
+        other = engine.answer_admitted(store, "What is the capital of France?", admit(chunks[:1], 5, 12_000),
+                                       "reversed", policy, provider, verifier)
+        assert not other.cache_hit  # same treatment name, other evidence: another slot
         with pytest.raises(InputError, match="treatment"):
             engine.answer_admitted(store, "q?", admit(chunks, 5, 12_000), "none", policy, provider, verifier)
 

@@ -23,7 +23,7 @@ from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission
 from arborist.governance import audit, cache
-from arborist.governance.canonical import canonical_json
+from arborist.governance.canonical import canonical_json, tagged_digest
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Provider
 from arborist.verify import VerifierPolicy, verifier_policy_hash
@@ -123,8 +123,11 @@ def answer_admitted(
         record.timings["total"] = round(sum(timings.values()), 6)
         return record
 
+    # The key names the evidence itself too: two treatments of one name over
+    # different admitted lists (another question's plant, another withheld id) never share a slot.
+    evidence = tagged_digest("arborist-admitted/1", [[c.chunk_id, c.text] for c in admission.admitted])
     return governed(store, question, policy, produce, verifier, burn=burn, sample_index=sample_index,
-                    path="admitted", treatment=treatment, run_id=run_id)
+                    path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
 
 
 def ask(
