@@ -25,9 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lab_run import EXE, prepare
-
 from arborist.answer.modes import MODES
+from lab_run import EXE, prepare
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from arborist.corpus import open_store
 from arborist.governance import cache
 from arborist.governance.audit import list_events, verify_chain
 from arborist.governance.canonical import canonical_json
-from arborist.governance.policy import AnswerPolicy, governance_policy_hash
+from arborist.governance.policy import governance_policy_hash
 from arborist.models.scripted import ScriptedProvider
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 

@@ -365,9 +365,8 @@ def test_sample_sharing_compares_first_and_later_samples_of_a_prompt(
 @pytest.mark.model
 def test_a_real_local_model_run_with_shared_samples(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
     """smollm2-135m, one question, two samples: the second reuses the evaluated prompt."""
-    from test_answer_local_model import ready_or_skip
-
     from arborist.models.registry import make_provider
+    from test_answer_local_model import ready_or_skip
 
     ready_or_skip("smollm2-135m")
     provider = make_provider("smollm2-135m")

@@ -67,7 +67,6 @@ def _register() -> None:
         eval_cmd,
         ingest_cmd,
         lab_cmd,
-        lab_cmd,
         models_cmd,
         search_cmd,
         verify_cmd,
@@ -83,7 +82,6 @@ def _register() -> None:
     cli.add_command(models_cmd.models)
     cli.add_command(verify_cmd.verify)
     cli.add_command(audit_cmd.audit)
-    cli.add_command(lab_cmd.experiments)
     cli.add_command(lab_cmd.experiments)
 
 

@@ -55,8 +55,8 @@ def validate_run(run_dir: Path) -> list[Check]:
     check("rows readable", not bad, "every line is a row" if not bad else f"unreadable lines: {bad[:10]}")
     expected = cfg.rows_total
     check("row count", len(rows) == expected,
-          f"{len(rows)} rows; the evaluation selection needs {len(cfg.question_ids)} questions × {len(cfg.arms)} "
-          f"arm(s) × {cfg.samples} sample(s) = {expected}")
+          f"{len(rows)} rows; the evaluation selection needs {len(cfg.question_ids)} questions x {len(cfg.arms)} "
+          f"arm(s) x {cfg.samples} sample(s) = {expected}")
     keys = Counter(r.key for r in rows)
     dupes = [k for k, n in keys.items() if n > 1]
     wanted = {(q, a.name, s) for q in cfg.question_ids for a in cfg.arms for s in range(cfg.samples)}

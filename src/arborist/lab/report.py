@@ -59,8 +59,8 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
                     rows_written: int) -> str:
     arms = list(answers)
     out = [f"# answer-quality run {cfg.run_id[:8]}", "",
-           (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions × {len(arms)} arm(s) "
-           f"({', '.join(arms)}) × {cfg.samples} sample(s); model `{cfg.model.model_id}`; "
+           (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions x {len(arms)} arm(s) "
+           f"({', '.join(arms)}) x {cfg.samples} sample(s); model `{cfg.model.model_id}`; "
            f"corpus `{cfg.corpus_digest[:19]}…`."), ""]
     out += ["## Where support for the gold answer disappeared", "",
             "| boundary | meaning | " + " | ".join(arms) + " |", "|---|---|" + "---|" * len(arms)]

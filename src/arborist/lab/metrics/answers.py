@@ -59,7 +59,7 @@ class SampleSharing(BaseModel):
     samples_per_group: int
     group_generate_s: float | None = Field(description="mean time of all samples of one question (whole groups)")
     single_answers_generate_s: float | None = Field(
-        description="as many single answers, each paying its prompt: samples × mean first-sample time")
+        description="as many single answers, each paying its prompt: samples x mean first-sample time")
     ratio_group_to_singles: float | None = Field(description="group / single answers: the saving from sharing")
 
 
