@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from arborist.answer.modes import MODES
-from lab_run import EXE, prepare
+from lab_run import prepare, run, run_command
 
 
 def main() -> None:
@@ -43,16 +41,8 @@ def main() -> None:
           "| mean s per call | diagnosis |")
     print("|---|---|---|---|---|---|---|---|---|")
     for profile in args.profiles:
-        out = subprocess.run(
-            [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
-             "--evaluation", str(data / "evaluation.json"), "--run-root", str(args.work / "runs"),
-             "--cache-directory", str(args.work / "cache"), "--model", profile, "--limit", str(args.limit),
-             "--arms", ",".join(args.modes), "--json", *args.extra],
-            capture_output=True, text=True, check=False,
-        )
-        if out.returncode != 0:
-            sys.exit(f"{profile}: run failed ({out.returncode}): {out.stderr}")
-        run_dir = Path(json.loads(out.stdout)["run_dir"])
+        _, run_dir = run(run_command(data, args.work, profile, "--limit", str(args.limit),
+                                     "--arms", ",".join(args.modes), *args.extra))
         summary = json.loads((run_dir / "results/answer-contract-summary.json").read_text())
         for mode, a in summary["arms"].items():
             c, u, lg = a["contract"], a["usage"], a["label_gold"]

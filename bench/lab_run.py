@@ -47,6 +47,13 @@ def prepare(dataset: str, work: Path) -> Path:
     return out
 
 
+def run_command(data: Path, work: Path, model: str, *extra: str) -> list[str]:
+    """`answer-quality run` over an imported dataset, runs and cache under `work`."""
+    return [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
+            "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "runs"),
+            "--cache-directory", str(work / "cache"), "--model", model, *extra]
+
+
 def rows_on_disk(run_root: Path, before: set[Path]) -> tuple[Path | None, int]:
     new = [p for p in run_root.glob("*") if p.is_dir() and p not in before]
     if not new:
@@ -76,9 +83,7 @@ def main() -> None:
     data = prepare(args.dataset, args.work)
     root = args.work / "runs"
     root.mkdir(parents=True, exist_ok=True)
-    base = [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
-            "--evaluation", str(data / "evaluation.json"), "--run-root", str(root),
-            "--cache-directory", str(args.work / "cache"), "--model", args.model, *args.extra]
+    base = run_command(data, args.work, args.model, *args.extra)
     if args.limit:
         base += ["--limit", str(args.limit)]
     before = set(root.glob("*"))

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from lab_run import EXE, prepare
+from lab_run import prepare, run, run_command
 
 
 def main() -> None:
@@ -32,17 +30,9 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-samples"))
     args = ap.parse_args()
     data = prepare(args.dataset, args.work)
-    out = subprocess.run(
-        [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
-         "--evaluation", str(data / "evaluation.json"), "--run-root", str(args.work / "runs"),
-         "--cache-directory", str(args.work / "cache"), "--model", args.model, "--limit", str(args.limit),
-         "--samples", str(args.samples), "--temperature", "0.7", "--max-tokens", str(args.max_tokens),
-         "--burn", "--json"],
-        capture_output=True, text=True, check=False,
-    )
-    if out.returncode != 0:
-        sys.exit(f"run failed ({out.returncode}): {out.stderr}")
-    run_dir = Path(json.loads(out.stdout)["run_dir"])
+    _, run_dir = run(run_command(data, args.work, args.model, "--limit", str(args.limit),
+                                 "--samples", str(args.samples), "--temperature", "0.7",
+                                 "--max-tokens", str(args.max_tokens), "--burn"))
     summary = json.loads((run_dir / "results/answer-contract-summary.json").read_text())
     for arm, a in summary["arms"].items():
         s = a["samples"]
