@@ -381,3 +381,22 @@ def test_a_real_local_model_run_with_shared_samples(tmp_path: Path, inputs: tupl
     assert rows[1]["tokens"]["cached_prompt"] >= rows[1]["tokens"]["prompt"] - 2
     evaluated = [r["tokens"]["prompt"] - r["tokens"]["cached_prompt"] for r in rows]
     assert evaluated[0] > 20 > evaluated[1]
+
+
+def test_ctrl_c_leaves_an_interrupted_run_with_its_finished_rows(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
+    from arborist.models.base import Completion, GenerationSettings, Message
+
+    class InterruptedSecondCall(ScriptedProvider):
+        def complete(self, messages: list[Message], settings: GenerationSettings,
+                     json_schema: dict[str, Any] | None = None) -> Completion:
+            if len(self.history) == 1:
+                raise KeyboardInterrupt
+            return super().complete(messages, settings, json_schema)
+
+    provider = InterruptedSecondCall(*GOOD)
+    outcome = execute(plan_run(request(tmp_path, inputs), provider), provider)
+    assert (outcome.status.state, outcome.status.exit_code, outcome.status.rows_done) == ("interrupted", 130, 1)
+    status = json.loads((outcome.run_dir / "status.json").read_text())
+    assert status["state"] == "interrupted" and "--continue-from" in status["message"]
+    assert [r["query_id"] for r in rows_of(outcome.run_dir)] == ["q1"]
+    assert json.loads((outcome.run_dir / rundir.CONTRACT_SUMMARY).read_text())["rows"] == 1
