@@ -400,3 +400,13 @@ def test_ctrl_c_leaves_an_interrupted_run_with_its_finished_rows(tmp_path: Path,
     assert status["state"] == "interrupted" and "--continue-from" in status["message"]
     assert [r["query_id"] for r in rows_of(outcome.run_dir)] == ["q1"]
     assert json.loads((outcome.run_dir / rundir.CONTRACT_SUMMARY).read_text())["rows"] == 1
+
+
+def test_question_ids_select_and_unknown_ids_are_refused(tmp_path: Path, inputs: tuple[Path, Path]) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("q3\n# a comment\nq1\n", encoding="utf-8")
+    run_dir, status, _ = do_run(request(tmp_path, inputs, question_ids=ids), GOOD[2], GOOD[0])
+    assert [r["query_id"] for r in rows_of(run_dir)] == ["q3", "q1"] and status.rows_total == 2
+    ids.write_text("q1\nq9\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'q9'"):
+        do_run(request(tmp_path, inputs, question_ids=ids))
