@@ -12,9 +12,18 @@ from rich.table import Table
 from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
-from arborist.evaluation.retrieval_eval import evaluate_retrieval
+from arborist.evaluation.retrieval_eval import MetricRow, evaluate_retrieval
 from arborist.retrieval.routes import route_names
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
+
+
+def _table(title: str, rows: list[MetricRow], k: int) -> Table:
+    table = Table(title=title)
+    for col in ("list", "n", "MRR", f"Recall@{k}", f"nDCG@{k}", f"hit@{k}"):
+        table.add_column(col, justify="left" if col == "list" else "right")
+    for r in rows:
+        table.add_row(r.list, str(r.n), f"{r.mrr:.3f}", f"{r.recall:.3f}", f"{r.ndcg:.3f}", f"{r.hit:.3f}")
+    return table
 
 
 @click.group("eval")
@@ -62,12 +71,10 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter
     if as_json:
         print_json(report.model_dump())
         return
-    table = Table(title=f"retrieval @ {k}: {report.measured} questions measured")
-    for col in ("list", "n", "MRR", f"Recall@{k}", f"nDCG@{k}", f"hit@{k}"):
-        table.add_column(col, justify="left" if col == "list" else "right")
-    for r in report.rows:
-        table.add_row(r.list, str(r.n), f"{r.mrr:.3f}", f"{r.recall:.3f}", f"{r.ndcg:.3f}", f"{r.hit:.3f}")
-    Console().print(table)
+    out = Console()
+    out.print(_table(f"retrieval @ {k}: {report.measured} questions measured", report.rows, k))
+    for kind, rows in report.by_kind.items():
+        out.print(_table(f"{kind} questions", rows, k))
     if report.unmeasured:
         click.echo(f"not measured ({len(report.unmeasured)}):")
         for u in report.unmeasured:

@@ -34,7 +34,9 @@ MAX_PHRASE_TOKENS = 64
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
+    stemmer = Stemmer.Stemmer("english")
+    stemmer.maxCacheSize = 200_000  # indexing stems millions of tokens from a modest vocabulary
+    return stemmer
 
 
 def stem_all(tokens: list[str]) -> list[str]:
@@ -103,5 +105,15 @@ def _stems_pattern(stems: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(" + "|".join(bodies) + ")")
 
 
+def token_sequence(text: str) -> str:
+    """' w1 w2 … ' of a text's lower-case word tokens: a phrase occurs verbatim where its sequence is a substring."""
+    return " " + " ".join(words(text)) + " "
+
+
+def index_terms(text: str) -> list[str]:
+    """The terms BM25 indexes and looks up: stemmed content tokens, in order, repeats kept."""
+    return stem_all(content_tokens(words(text)))
+
+
 def stems_of(text: str) -> frozenset[str]:
-    return frozenset(stem_all(content_tokens(words(text))))
+    return frozenset(index_terms(text))
