@@ -12,10 +12,10 @@ what `arborist search` would return.
 Printed:
 1. one table: each set x {bm25s, each route alone, default fused} with
    Recall@1, Recall@10 and MRR@10 (documents ranked by their best chunk);
-2. a small grid over the few constants the default has (dense weight, RRF
-   k, how many first-stage results the bridge may not displace), chosen by
-   the worst set's relative loss against bm25s, with leave-one-set-out
-   figures: each set scored with the setting chosen on the other two.
+2. a small grid (fusion kind, dense and title weights, RRF k), each
+   setting judged by its worst set's shortfall against bm25s (R@1 or R@10,
+   whichever is worse), with leave-one-set-out figures: each set scored
+   with the setting chosen on the other two.
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ from arborist.retrieval.search import SearchSettings, fuse
 
 FIRST_STAGE = ("bm25", "title", "phrase", "dense")
 GRID = {  # the default's few constants and the values tried
+    "fusion": ("score", "rrf"),
     "dense": (0.5, 1.0, 2.0),
-    "rrf_k": (10, 30, 60),
-    "bridge_after": (0, 1, 3, 5),
+    "title": (0.5, 1.0),
+    "rrf_k": (10, 60),
 }
 
 Recorded = list[tuple[dict[str, list[tuple[int, float]]], set[str]]]
@@ -103,11 +104,11 @@ def route_metrics(data: SetData, name: str) -> dict[str, float]:
     return metrics(rankings, [rel for _, rel in data.questions])
 
 
-def setting(dense: float, rrf_k: int, bridge_after: int) -> SearchSettings:
+def setting(fusion: str, dense: float, title: float, rrf_k: int) -> SearchSettings:
     base = SearchSettings()
     return base.model_copy(
-        update={"rrf_k": rrf_k, "bridge_after": bridge_after,
-                "route_weights": {**base.route_weights, "dense": dense}}
+        update={"fusion": fusion, "rrf_k": rrf_k,
+                "route_weights": {**base.route_weights, "dense": dense, "title": title}}
     )
 
 
@@ -155,7 +156,7 @@ def main() -> None:
 
     def describe(i: int) -> str:
         s = grid[i]
-        return f"dense {s.route_weights['dense']}, rrf_k {s.rrf_k}, bridge_after {s.bridge_after}"
+        return f"{s.fusion}, dense {s.route_weights['dense']}, title {s.route_weights['title']}, rrf_k {s.rrf_k}"
 
     names = list(sets)
     print(f"\ngrid: {', '.join(f'{k} {v}' for k, v in GRID.items())} ({len(grid)} settings)")

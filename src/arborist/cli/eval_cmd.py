@@ -14,7 +14,7 @@ from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.retrieval_eval import MetricRow, evaluate_retrieval
 from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
+from arborist.retrieval.search import DEFAULT_ROUTES, FUSIONS, Fusion, SearchSettings, parse_routes
 
 
 def _table(title: str, rows: list[MetricRow], k: int) -> Table:
@@ -40,10 +40,12 @@ def eval_group() -> None:
               help=f"Routes to fuse; valid: {', '.join(route_names())}.")
 @click.option("--title-filter/--no-title-filter", default=False, show_default=True,
               help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
+@click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
+              help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
 @click.option("--per-query", type=click.Path(path_type=Path, dir_okay=False),
               help="Write one JSON line of scores per measured question here.")
 @json_option
-def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool,
+def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool, fusion: Fusion,
               per_query: Path | None, as_json: bool) -> None:
     """MRR, Recall@k, nDCG@k and hit rate@k of the fused list and of each route alone.
 
@@ -51,7 +53,7 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter
     computed on the ranked list before any evidence cutoff.
     """
     evaluation = load_evaluation(evaluation_path)
-    settings = SearchSettings(routes=parse_routes(routes), title_filter=title_filter)
+    settings = SearchSettings(routes=parse_routes(routes), title_filter=title_filter, fusion=fusion)
     console = Console(stderr=True)
     with open_store(db) as store, Progress(
         TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -361,6 +361,17 @@ class CorpusStore:
         ):
             yield row[0], ChunkRow(*row[1:])
 
+    def texts_by_rowid(self, rowids: Iterable[int]) -> dict[int, str]:
+        """Chunk texts only (no join): what a verbatim check over many candidates needs."""
+        ids = list(rowids)
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update(self.db.execute(
+                f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part
+            ).fetchall())
+        return out
+
     def chunks_by_rowid(self, rowids: Iterable[int]) -> dict[int, ChunkRow]:
         return {key: row for key, row in self._chunks_where("id", rowids)}  # type: ignore[misc]
 

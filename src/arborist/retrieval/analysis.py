@@ -105,9 +105,15 @@ def _stems_pattern(stems: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(" + "|".join(bodies) + ")")
 
 
-def token_sequence(text: str) -> str:
-    """' w1 w2 … ' of a text's lower-case word tokens: a phrase occurs verbatim where its sequence is a substring."""
-    return " " + " ".join(words(text)) + " "
+def occurs_as_words(needle: str, text: str) -> bool:
+    """`needle` occurs in `text` with a non-word character (or an end) on both sides."""
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(needle, start + 1)
+    return False
 
 
 def index_terms(text: str) -> list[str]:

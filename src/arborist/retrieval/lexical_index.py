@@ -214,8 +214,10 @@ class LexicalIndex:
             out.append(self.rowids[held[(held_masks & need) == need]])
         return out
 
-    def chunk_id(self, rowid: int) -> str:
-        return self.chunk_ids[int(np.searchsorted(self.rowids, rowid))]
+    def chunk_ids_of(self, rowids: list[int]) -> list[str]:
+        """Chunk ids of rowids this index holds (one vectorised lookup, no store read)."""
+        positions = np.searchsorted(self.rowids, np.array(rowids, dtype=np.int64))
+        return [self.chunk_ids[i] for i in positions.tolist()]
 
     def top(self, scores: np.ndarray, depth: int) -> list[tuple[int, float]]:
         """(rowid, score) of the `depth` best positive scores, best first, lower rowid first on ties."""

@@ -15,7 +15,7 @@ from arborist import embedding
 from arborist.corpus.fts_query import any_of
 from arborist.corpus.store import CorpusStore
 from arborist.errors import ArboristError
-from arborist.retrieval.analysis import QueryTerms, stems_of, token_sequence
+from arborist.retrieval.analysis import QueryTerms, occurs_as_words, stems_of
 from arborist.retrieval.bridge import bridge_ranking
 from arborist.retrieval.lexical_index import lexical_index
 
@@ -96,9 +96,10 @@ def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
     Score: 1000 x the longest window found + the number of windows found, so
     6-gram hits rank above 5-gram-only hits. Candidates are the chunks that
     hold every content word of a window (from the lexical index's postings);
-    only their text is checked for the exact token sequence (case and
-    punctuation aside). FTS5 phrase MATCH read the position lists of every
-    stopword in every window: ~60 ms a question at 6k chunks.
+    a candidate matches when its lower-cased text holds the window's words
+    joined by single spaces, as whole words. FTS5 phrase MATCH read the
+    position lists of every stopword in every window: ~60 ms a question at
+    6k chunks.
     """
     windows = [(n, gram) for n in (6, 5) for gram in terms.ngrams(n)]
     if not windows:
@@ -106,13 +107,21 @@ def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
     found = lexical_index(store).containing_all([stems_of(" ".join(gram)) for _, gram in windows])
     if not any(len(f) for f in found):
         return []
-    rows = store.chunks_by_rowid(int(r) for r in np.unique(np.concatenate(found)))
-    sequences = {rowid: token_sequence(row.text) for rowid, row in rows.items()}
+    # Only the `depth` chunks that hold the words of the most windows are read
+    # and checked: a chunk quoting the question holds the words of every
+    # window it quotes, and the route returns no more than `depth` anyway.
+    rowids, counts = np.unique(np.concatenate(found), return_counts=True)
+    checked = rowids[np.lexsort((rowids, -counts))[:depth]]
+    texts = store.texts_by_rowid(checked.tolist())
+    lowered: dict[int, str] = {}
     scores: dict[int, float] = {}
-    for (n, gram), rowids in zip(windows, found):
-        needle = " " + " ".join(gram) + " "
-        for rowid in rowids.tolist():
-            if needle in sequences[rowid]:
+    for (n, gram), candidates in zip(windows, found):
+        needle = " ".join(gram)
+        for rowid in np.intersect1d(candidates, checked, assume_unique=True).tolist():
+            text = lowered.get(rowid)
+            if text is None:
+                text = lowered[rowid] = texts[rowid].lower()
+            if occurs_as_words(needle, text):
                 scores[rowid] = max(scores.get(rowid, 0.0), 1000.0 * n) + 1.0
     ranked = sorted(scores.items(), key=lambda h: (-h[1], h[0]))
     return ranked[:depth]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import numpy as np
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -23,6 +23,8 @@ from arborist.retrieval.lexical_index import lexical_index
 from arborist.retrieval.routes import ROUTES, STAGED_ROUTES, RouteUnavailable, route_names
 
 DEFAULT_ROUTES = ("bm25", "title", "phrase", "dense", "bridge")
+Fusion = Literal["score", "rrf"]
+FUSIONS: tuple[str, ...] = get_args(Fusion)
 # Routes whose hits bypass the title-relevance filter: a verbatim phrase is
 # evidence of relevance whatever the title says (the allusion case).
 FILTER_ACCEPT_ROUTES = frozenset({"phrase", "title"})
@@ -60,7 +62,7 @@ class SearchSettings(BaseModel):
     # score fusion with every route at weight 1 and the standard RRF k for the
     # bridge stage. Few constants on purpose: a finer grid optimum did not
     # hold from one set to the next.
-    fusion: Literal["score", "rrf"] = "score"
+    fusion: Fusion = "score"
     rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
     route_weights: dict[str, float] = Field(default_factory=dict)
     # Off by default: on the dev sets it cost 6 (MuSiQue) and 10 (HotpotQA)
@@ -216,8 +218,8 @@ def search(
     return SearchResult(
         question=question,
         results=hits,
-        route_rankings={n: [index.chunk_id(r) for r, _ in hits_] for n, hits_ in per_route.items()},
-        filtered_chunk_ids=[index.chunk_id(r) for r in dropped],
+        route_rankings={n: index.chunk_ids_of([r for r, _ in hits_]) for n, hits_ in per_route.items()},
+        filtered_chunk_ids=index.chunk_ids_of(dropped),
         unavailable_routes=unavailable,
     )
 
