@@ -25,6 +25,7 @@ from arborist.evaluation.metrics import METRICS, score_query
 from arborist.evaluation.retrieval_eval import evaluate_retrieval
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, search_many
 
+
 def bm25s_rows(corpus_path: Path, eval_path: Path, k: int) -> dict[str, float]:
     evaluation = load_evaluation(eval_path)
     qs = [q for q in evaluation.questions if q.relevant_source_ids]

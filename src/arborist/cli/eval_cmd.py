@@ -75,8 +75,8 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter
         return
     out = Console()
     out.print(_table(f"retrieval @ {k}: {report.measured} questions measured", report.rows, k))
-    for kind, rows in report.by_kind.items():
-        out.print(_table(f"{kind} questions", rows, k))
+    for kind, kind_rows in report.by_kind.items():
+        out.print(_table(f"{kind} questions", kind_rows, k))
     if report.unmeasured:
         click.echo(f"not measured ({len(report.unmeasured)}):")
         for u in report.unmeasured:

@@ -181,7 +181,8 @@ class LexicalIndex:
         ids = self._ids(stems)
         if not ids:
             return np.zeros(len(self.rowids))
-        return self.title.score(ids, self.n_docs)[self.chunk_doc]
+        per_doc: np.ndarray = self.title.score(ids, self.n_docs)
+        return per_doc[self.chunk_doc]
 
     def containing_all(self, stem_sets: list[frozenset[str]]) -> list[np.ndarray]:
         """Per set of stems, the rowids of chunks whose body holds every one of them.

@@ -8,10 +8,9 @@ that removed it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-
-import numpy as np
 from typing import Literal, get_args
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arborist import embedding
