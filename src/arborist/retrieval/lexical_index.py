@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arborist.corpus.fts_query import words
 from arborist.corpus.store import CorpusStore
 from arborist.retrieval.analysis import index_terms
 
@@ -108,6 +109,17 @@ class LexicalIndex:
     @classmethod
     def build(cls, store: CorpusStore) -> LexicalIndex:
         vocab: dict[str, int] = {}
+        # Word -> term id (-1: not indexed), so each distinct word is
+        # stop-listed and stemmed once, not once per occurrence.
+        term_of: dict[str, int] = {}
+
+        def term_ids(text: str) -> list[int]:
+            toks = words(text)
+            for w in set(toks).difference(term_of):
+                stems = index_terms(w)
+                term_of[w] = vocab.setdefault(stems[0], len(vocab)) if len(stems) == 1 else -1
+            return [i for i in map(term_of.__getitem__, toks) if i >= 0]
+
         body_terms: list[int] = []
         body_pos: list[int] = []
         title_terms: list[int] = []
@@ -119,13 +131,13 @@ class LexicalIndex:
         for i, (rowid, row) in enumerate(store.iter_chunks()):
             rowids.append(rowid)
             chunk_ids.append(row.chunk_id)
-            terms = [vocab.setdefault(t, len(vocab)) for t in index_terms(row.text)]
+            terms = term_ids(row.text)
             body_terms.extend(terms)
             body_pos.extend([i] * len(terms))
             d = doc_pos.get(row.doc_id)
             if d is None:
                 d = doc_pos[row.doc_id] = len(doc_pos)
-                tt = [vocab.setdefault(t, len(vocab)) for t in index_terms(row.title)]
+                tt = term_ids(row.title)
                 title_terms.extend(tt)
                 title_pos.extend([d] * len(tt))
             chunk_doc.append(d)
@@ -181,8 +193,7 @@ class LexicalIndex:
         ids = self._ids(stems)
         if not ids:
             return np.zeros(len(self.rowids))
-        per_doc: np.ndarray = self.title.score(ids, self.n_docs)
-        return per_doc[self.chunk_doc]
+        return np.asarray(self.title.score(ids, self.n_docs)[self.chunk_doc])
 
     def containing_all(self, stem_sets: list[frozenset[str]]) -> list[np.ndarray]:
         """Per set of stems, the rowids of chunks whose body holds every one of them.
