@@ -143,7 +143,7 @@ def main() -> None:
               f" | re-ingest unchanged {a['reingest_s']:.2f} s"
               f" | bm25s index {b['index_s']:.2f} s ({n / b['index_s']:.0f} docs/s)"
               f" | ratio {a['ingest_s'] / b['index_s']:.2f}x")
-        print(f"single   arborist {'+'.join(LEXICAL)} + RRF: {summary(a_lat)}")
+        print(f"single   arborist {'+'.join(LEXICAL)}, fused: {summary(a_lat)}")
         print(f"single   bm25s: {summary(b_lat)}")
         print(f"         p50 ratio {percentile(a_lat, 50) / percentile(b_lat, 50):.2f}x,"
               f" p95 ratio {percentile(a_lat, 95) / percentile(b_lat, 95):.2f}x")

@@ -161,7 +161,8 @@ def main() -> None:
     names = list(sets)
     print(f"\ngrid: {', '.join(f'{k} {v}' for k, v in GRID.items())} ({len(grid)} settings)")
     best = choose(names)
-    print(f"chosen on all sets: {describe(best)}")
+    print(f"chosen on all sets: {describe(best)}: " + ", ".join(
+        f"{n} R@1 {scored[n][best]['r1']:.3f} R@10 {scored[n][best]['r10']:.3f}" for n in names))
     print("\n| held out | chosen on the others | R@1 | R@10 | MRR@10 | R@1 vs bm25s | R@10 vs bm25s |")
     print("|---|---|---|---|---|---|---|")
     for held in names:
