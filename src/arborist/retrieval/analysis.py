@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import Stemmer
@@ -54,7 +54,6 @@ class QueryTerms:
     content: list[str]
     content_stems: frozenset[str]
 
-    stem_pattern: re.Pattern[str] | None = field(default=None, compare=False)
     vector: np.ndarray | None = field(default=None, compare=False)
 
     @classmethod
@@ -69,8 +68,12 @@ class QueryTerms:
             tokens=tokens,
             content=content,
             content_stems=stems,
-            stem_pattern=_stems_pattern(stems),
         )
+
+    @cached_property
+    def stem_pattern(self) -> re.Pattern[str] | None:
+        """Compiled on first use: only the keyword route needs it (a compile costs more than a BM25 lookup)."""
+        return _stems_pattern(self.content_stems)
 
     def covered(self, text: str) -> int:
         """How many distinct content stems occur in `text` as word prefixes.
