@@ -78,7 +78,14 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         click.echo(f"Warning: route '{name}' unavailable: {reason}", err=True)
 
 
+def _warn_rejected_cache(record: AnswerRecord) -> None:
+    if record.cache_rejected:
+        click.echo(f"Warning: the cached answer was not served and was answered afresh: {record.cache_rejected}",
+                   err=True)
+
+
 def _finish(record: AnswerRecord, as_json: bool, show_prompt: bool) -> None:
+    _warn_rejected_cache(record)
     if as_json:
         print_json(record.model_dump(mode="json"))
     else:
@@ -100,7 +107,7 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     3 when the provider call failed.
     """
     opts = pop_answer_options(kwargs)
-    with open_store(db) as store:
+    with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
         record = engine.query(store, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
                               burn=opts["burn"], sample_index=opts["sample_index"])
@@ -146,7 +153,7 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
         record = verify_record(answer_document(doc, question, policy, provider),
                                _verifier(policy.guard_demote_missed_answer))
     else:
-        with open_store(db) as store:
+        with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())
             record = engine.ask(store, doc, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
                                 burn=opts["burn"], sample_index=opts["sample_index"])

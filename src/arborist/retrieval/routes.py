@@ -109,7 +109,7 @@ def dense(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, 
     """
     if not terms.tokens:
         return []
-    rowids, matrix = store.vectors(embedding.MODEL_ID)
+    rowids, matrix = store.vectors(embedding.MODEL_ID, embedding.DIM)
     if len(rowids) == 0:
         raise RouteUnavailable(
             "the store has no vectors; run `arborist ingest` again without --no-embed"
