@@ -62,6 +62,9 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
     if v is not None and v.guard.answerability_warning:
         spans = "; ".join(f"{eid}@{off}: {text!r}" for eid, off, text in v.guard.missed_answer_candidate_spans[:5])
         click.echo(f"Warning: the answer denies what the evidence may hold (missed-answer guard): {spans}")
+    if v is not None and v.instruction_guard.flagged:
+        flags = "; ".join(f"{f.evidence_id}@{f.offset}: {f.text[:60]!r}" for f in v.instruction_guard.flags[:5])
+        click.echo(f"Warning: evidence addresses the model (instruction guard, possible prompt injection): {flags}")
     if record.evidence and (answer.get("quotes") or answer.get("claims")):
         click.echo("evidence cited:")
         for eid in c.cited_evidence_ids:
