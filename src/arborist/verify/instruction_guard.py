@@ -50,7 +50,7 @@ INSTRUCTION_PATTERNS: dict[str, str] = {
     "new_instructions": r"\b(?:new|updated|real|actual|secret|hidden|system|developer|admin)\s+(?:instructions?|prompt|directives?|orders)\s*:",
     "system_prompt": r"\bsystem\s+prompt\b",
     "addresses_the_model": (
-        r"\b(?:as\s+an?\s+(?:ai|large\s+language\s+model|language\s+model|ai\s+assistant)|"
+        r"\b(?:as\s+an?\s+(?:ai|large\s+language\s+model|language\s+model|ai\s+assistant)\b|"
         r"(?:dear|attention|note\s+to(?:\s+the)?|hey|hello)\s+(?:ai|assistant|chatbot|language\s+model|llm|gpt|model)s?\b|"
         r"you\s+are\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:ai\s+assistant|language\s+model|chatbot|llm)\b)"
     ),
