@@ -30,8 +30,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
-from crash_harness import KILLED, command, count_statements, problems, run  # noqa: E402
-from fault_server import FaultServer  # noqa: E402
+from crash_harness import KILLED, command, count_statements, problems, run
+from fault_server import FaultServer
 
 QUESTION = "How long is the refund window for annual plans?"
 ANSWER = json.dumps({"claims": [{"text": "Annual plans can be refunded within 30 days", "evidence_ids": ["E1"],
@@ -71,8 +71,8 @@ def main() -> int:
             corpus = root / "corpus"
             make_corpus(corpus, args.docs)
             probe = root / "probe.db"
-            ingest_args = lambda db: ["ingest", corpus, "--db", db]  # noqa: E731
-            query_args = lambda db: ["query", QUESTION, "--db", db, "--base-url", server.base_url,  # noqa: E731
+            ingest_args = lambda db: ["ingest", corpus, "--db", db]
+            query_args = lambda db: ["query", QUESTION, "--db", db, "--base-url", server.base_url,
                                      "--model", "m", "--retries", "0", "--routes", "bm25,title,dense"]
             t0 = time.monotonic()
             n_ingest = count_statements(ingest_args(probe), root)

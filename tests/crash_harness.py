@@ -42,7 +42,7 @@ KILLED = -signal.SIGKILL
 def _wrap(spec: dict[str, Any], args: list[str]) -> None:
     real_connect = sqlite3.connect
     state = {"n": 0, "matched": 0}
-    match = re.compile(spec["kill_match"] if "kill_match" in spec else spec.get("pause_match", r"(?!)"), re.I)
+    match = re.compile(spec["kill_match"] if "kill_match" in spec else spec.get("pause_match", r"(?!)"), re.IGNORECASE)
 
     def trace(statement: str) -> None:
         state["n"] += 1
@@ -82,7 +82,7 @@ def run(args: list[str | Path], spec: dict[str, Any] | None = None, timeout: flo
     """`arborist ARGS` in a fresh process under the wrapper (returncode -9 when it killed itself)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(HERE.parent), *sys.path) if p)}
     env.pop("ARBORIST_DEBUG", None)
-    return subprocess.run(command(args, spec), capture_output=True, text=True, timeout=timeout, env=env)
+    return subprocess.run(command(args, spec), check=False, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def count_statements(args: list[str | Path], scratch: Path) -> int:

@@ -112,7 +112,7 @@ def test_two_first_ingests_into_one_new_store_both_succeed(tmp_path: Path, corpu
         assert first.poll() is None, first.communicate()
     second = run(ingest(corpus, db))
     flag.touch()
-    out, err = first.communicate(timeout=120)
+    _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert second.returncode == 0, second.stderr
     assert problems(db) == []
@@ -170,3 +170,10 @@ def test_random_kills_of_ingest_and_query_keep_every_invariant(tmp_path: Path, c
         assert problems(db) == [], f"query killed at statement {at}"
         assert_recovers(query(db, server), db)
     assert kills == 4
+
+
+def test_something_in_the_way_of_the_creation_lock_is_a_one_line_error(tmp_path: Path, corpus: Path) -> None:
+    (tmp_path / ".new.db.lock").mkdir()
+    result = run(ingest(corpus, tmp_path / "new.db"))
+    assert result.returncode == 1 and result.stderr.startswith("Error: cannot create store")
+    assert "unexpected" not in result.stderr

@@ -112,8 +112,8 @@ def test_query_records_a_hostile_response_as_a_provider_failure(
 
 
 @pytest.mark.parametrize("content", ["[" * 100_000, '{"claims": ' + "[" * 50_000 + "]" * 50_000 + "}",
-                                     '{"claims": [{"text": "\\ud800", "evidence_ids": ["E1"], "quote": "x"}], '
-                                     '"abstained_requests": []}'])
+                                     ('{"claims": [{"text": "\\ud800", "evidence_ids": ["E1"], "quote": "x"}], '
+                                      '"abstained_requests": []}')])
 def test_hostile_answer_text_is_a_contract_finding_not_a_crash(
     server: FaultServer, db: Path, run_cli: Run, content: str
 ) -> None:
@@ -139,3 +139,11 @@ def test_a_non_finite_retry_after_is_ignored(server: FaultServer) -> None:
     result = OpenAIProvider("m", server.base_url, retries=1, sleep=slept.append).complete(
         [Message(role="user", content="q")], GenerationSettings())
     assert result.error is None and slept == [0.5]
+
+
+def test_a_question_that_is_not_utf8_is_refused_before_anything(db: Path, run_cli: Run) -> None:
+    question = b"caf\xff".decode("utf-8", "surrogateescape")
+    result = run_cli("query", question, "--db", db, "--model", "scripted", "--routes", "bm25")
+    assert result.exit_code == 1 and "not valid UTF-8" in result.stderr
+    with open_store(db) as s:
+        assert list_events(s.db) == []

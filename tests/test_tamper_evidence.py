@@ -191,3 +191,22 @@ def test_audit_log_flags_an_edited_but_valid_body(db: Path, run_cli: Run) -> Non
     sql(db, ("UPDATE audit_events SET body = ? WHERE seq = 1", (canonical_json({"kind": "answer", "label": "X"}),)))
     lines = run_cli("audit", "log", "--db", db).stdout.splitlines()
     assert "BROKEN" in lines[0] and "edited" in lines[0]
+
+
+def test_a_cache_row_whose_event_was_rehashed_is_never_served(db: Path, run_cli: Run) -> None:
+    """Row and event edited together, the event's own hash recomputed: the next event's link gives it away."""
+    import hashlib
+
+    answered(db, run_cli)
+    query(run_cli, db)  # event 2 follows event 1
+    with closing(sqlite3.connect(str(db))) as conn:
+        [(key, raw)] = conn.execute("SELECT key, record FROM answer_cache").fetchall()
+        seq, event_id, body, prev = conn.execute(
+            "SELECT seq, event_id, body, prev_hash FROM audit_events WHERE seq = 1").fetchone()
+    forged = raw.replace("Annual plans can be refunded within 30 days", "FORGED: 999 days")
+    changed = dict(json.loads(body), cache_record_sha256=hashlib.sha256(forged.encode()).hexdigest())
+    sql(db, ("UPDATE answer_cache SET record = ? WHERE key = ?", (forged, key)),
+        ("UPDATE audit_events SET body = ?, hash = ? WHERE seq = 1",
+         (canonical_json(changed), event_hash(seq, event_id, changed, prev))))
+    result = query(run_cli, db)
+    assert "FORGED" not in result.stdout and "no longer links" in json.loads(result.stdout)["cache_rejected"]

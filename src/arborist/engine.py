@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from arborist.answer.pipeline import answer_document, answer_question
+from arborist.answer.pipeline import answer_document, answer_question, check_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
@@ -64,6 +64,7 @@ def governed(
     `answer_corpus_digest` names the documents the answer came from when that
     is not the store's corpus (the single-document `ask` path).
     """
+    check_question(question)  # before the cache key is computed from it
     digest = answer_corpus_digest or store.digest()
     key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path)
     record: AnswerRecord | None = None

@@ -35,6 +35,10 @@ class ArboristGroup(click.Group):
             ctx.exit(130)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except UnicodeEncodeError as exc:  # e.g. a question with bytes that are not UTF-8 (surrogate escapes)
+            click.echo(f"Error: input is not valid UTF-8 text ({exc.reason} at position {exc.start}); "
+                       "pass text encoded as UTF-8", err=True)
+            ctx.exit(1)
         except sqlite3.DatabaseError as exc:  # a damaged store, a full disk: name it, no traceback
             if os.environ.get("ARBORIST_DEBUG"):
                 raise

@@ -9,7 +9,6 @@ file when a corpus outgrows one machine.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
@@ -437,6 +436,9 @@ def _creation_lock(path: Path) -> Iterator[None]:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except PermissionError as exc:
         raise _permission_error(path, exc) from None
+    except OSError as exc:
+        raise StoreError(f"cannot create store '{path}': cannot open its creation lock '{lock_path}' "
+                         f"({exc.strerror or exc}); remove whatever is in the way") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -156,23 +156,20 @@ def _walk(db: sqlite3.Connection, expect: str | None) -> ChainReport:
     for row in db.execute(f"SELECT {_COLUMNS} FROM audit_events ORDER BY seq"):
         count += 1
         event = _read(row)
-        seq, event_id, prev_hash = event.seq, event.event_id, event.prev_hash
-
-        def broken(problem: str) -> ChainReport:
-            return finish(ChainReport(events=count, ok=False, head_hash=prev,
-                                      first_broken=BrokenLink(seq=seq, event_id=event_id, problem=problem)))
-
+        seq, prev_hash = event.seq, event.prev_hash
+        problem = None
         if event.body is None and event.problem is not None and "wrong types" in event.problem:
-            return broken(event.problem)
-        if seq != expected_seq:
-            return broken(f"sequence jumps from {expected_seq - 1} to {seq}: event(s) {expected_seq}..{seq - 1} were deleted")
-        if prev_hash != prev:
-            return broken(
-                f"prev_hash {prev_hash[:19]}… does not match the previous event's hash {prev[:19]}…: "
-                "an earlier event was removed, replaced or reordered"
-            )
-        if event.problem is not None:
-            return broken(event.problem)
+            problem = event.problem
+        elif seq != expected_seq:
+            problem = f"sequence jumps from {expected_seq - 1} to {seq}: event(s) {expected_seq}..{seq - 1} were deleted"
+        elif prev_hash != prev:
+            problem = (f"prev_hash {prev_hash[:19]}… does not match the previous event's hash {prev[:19]}…: "
+                       "an earlier event was removed, replaced or reordered")
+        elif event.problem is not None:
+            problem = event.problem
+        if problem is not None:
+            return finish(ChainReport(events=count, ok=False, head_hash=prev,
+                                      first_broken=BrokenLink(seq=seq, event_id=event.event_id, problem=problem)))
         prev, expected_seq = event.hash, seq + 1
         if prev == expect:
             found_at = seq

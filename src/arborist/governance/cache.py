@@ -82,6 +82,9 @@ def attestation_problem(db: sqlite3.Connection, row: CachedRow) -> str | None:
         return f"its audit event {row.audit_seq} is damaged ({event.problem})"
     if event.body.get("cache_record_sha256") != row.sha256:
         return f"the cached row differs from what audit event {row.audit_seq} recorded: it was edited"
+    after = get_event(db, row.audit_seq + 1)
+    if after is not None and after.prev_hash != event.hash:
+        return f"its audit event {row.audit_seq} no longer links to the next one: the chain was edited"
     return None
 
 

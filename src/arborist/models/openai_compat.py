@@ -28,7 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from arborist.errors import ArboristError
-from arborist.models.base import Completion, GenerationSettings, Message, chat_request, scrub_surrogates
+from arborist.models.base import (
+    Completion,
+    GenerationSettings,
+    Message,
+    chat_request,
+    scrub_surrogates,
+)
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 3

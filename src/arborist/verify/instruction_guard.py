@@ -56,6 +56,10 @@ INSTRUCTION_PATTERNS: dict[str, str] = {
     ),
     "role_marker": r"(?:^|\n)[ \t>#*\[]*(?:system|assistant|developer)\s*\]?\s*:",
     "chat_template_token": r"<\|\s*[a-z_]+\s*\|>|\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>",
+    "regardless_of_the_question": (
+        r"\b(?:regardless|irrespective)\s+of\s+(?:what\s+)?(?:the\s+|your\s+)?(?:user'?s?\s+)?"
+        r"(?:question|query|prompt|instructions?|evidence)\b"
+    ),
     "hide_from_user": r"\bdo\s+not\s+(?:tell|inform|show|reveal\s+(?:this\s+)?to)\s+the\s+user\b",
 }
 
