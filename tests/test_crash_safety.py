@@ -57,7 +57,7 @@ def assert_recovers(args: list[str | Path], db: Path) -> subprocess.CompletedPro
 # --- finding 1: an interrupted first ingest never leaves an unusable store -----------------------------------
 
 
-@pytest.mark.parametrize("statement", [r"^CREATE TABLE store_marker", r"^INSERT INTO migrations", r"^COMMIT"])
+@pytest.mark.parametrize("statement", [r"^CREATE TABLE (IF NOT EXISTS )?store_marker", r"^INSERT INTO migrations", r"^COMMIT"])
 def test_kill_during_first_store_creation(tmp_path: Path, corpus: Path, statement: str) -> None:
     db = tmp_path / "new.db"
     killed = run(ingest(corpus, db), {"kill_match": statement})
@@ -103,7 +103,7 @@ def test_two_first_ingests_into_one_new_store_both_succeed(tmp_path: Path, corpu
     """A pauses in the middle of creating the store; B starts then. B must wait, not fail."""
     db = tmp_path / "race.db"
     flag = tmp_path / "go"
-    spec = {"pause_match": r"^CREATE TABLE store_marker", "pause_until": str(flag), "pause_max": 3}
+    spec = {"pause_match": r"^CREATE TABLE (IF NOT EXISTS )?store_marker", "pause_until": str(flag), "pause_max": 3}
     env_cmd = command(ingest(corpus, db), spec)
     first = subprocess.Popen(env_cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=_env())

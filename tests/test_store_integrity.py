@@ -176,3 +176,20 @@ def test_creating_a_store_in_a_read_only_folder_names_the_folder(tmp_path: Path)
         folder.chmod(0o755)
     assert result.returncode == 1
     assert "not writable" in result.stderr and str(folder) in result.stderr and "unexpected" not in result.stderr
+
+
+def test_search_survives_chunks_vanishing_between_its_queries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process re-ingests between a route's ranking and the chunk fetch (separate statements)."""
+    from arborist.corpus.store import CorpusStore
+
+    with open_store(tmp_path / "c.db", create=True) as s:
+        s.ingest(docs(), ChunkingSettings(chunk_runes=100, overlap_runes=0))
+        original = CorpusStore.chunks_by_rowid
+
+        def lossy(self: CorpusStore, rowids: object) -> dict[int, object]:
+            found = original(self, rowids)  # type: ignore[arg-type]
+            return {k: v for k, v in found.items() if k % 2}  # half of them are gone
+
+        monkeypatch.setattr(CorpusStore, "chunks_by_rowid", lossy)
+        result = search(s, "alpha paragraph gardens", SearchSettings(routes=("bm25", "keyword", "title", "bridge")))
+        assert result.results and all(h.chunk_id for h in result.results)

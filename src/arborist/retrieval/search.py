@@ -151,6 +151,10 @@ def search(
     # Every fused candidate is in some route's ranking: one fetch serves the
     # filter, the results and the per-route rankings.
     rows = store.chunks_by_rowid({r for ids in per_route.values() for r in ids})
+    if any(r not in rows for ids in per_route.values() for r in ids):
+        # A concurrent ingest replaced a chunk after a route ranked it: rank what is still there.
+        per_route = {n: [r for r in ids if r in rows] for n, ids in per_route.items()}
+        fused = [f for f in fused if f[0] in rows]
     dropped: list[int] = []
     if settings.title_filter and fused:
         fused, dropped = _title_filter(rows, terms, fused)
