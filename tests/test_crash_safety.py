@@ -137,11 +137,11 @@ def test_kill_between_audit_and_cache_writes(tmp_path: Path, corpus: Path, serve
     assert run(ingest(corpus, db)).returncode == 0
     killed = run(query(db, server), {"kill_match": statement})
     assert killed.returncode == KILLED
-    assert problems(db) == []
     with closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("SELECT COUNT(*) FROM answer_cache").fetchone()[0]
         events = conn.execute("SELECT COUNT(*) FROM audit_events").fetchone()[0]
     assert (rows, events) == (0, 0)  # neither, since not both
+    assert problems(db) == []
     fresh = assert_recovers(query(db, server), db)
     assert json.loads(fresh.stdout)["cache_hit"] is False  # the model is asked again: nothing unaudited was kept
     cached = assert_recovers(query(db, server), db)

@@ -13,7 +13,7 @@ from fault_server import FaultServer
 from arborist.corpus import open_store
 from arborist.governance.audit import list_events
 from arborist.models.base import GenerationSettings, Message
-from arborist.models.openai_compat import MAX_RESPONSE_BYTES, OpenAIProvider
+from arborist.models.openai_compat import OpenAIProvider
 
 QUESTION = "How long is the refund window for annual plans?"
 Run = Callable[..., Result]
@@ -40,7 +40,7 @@ HOSTILE: dict[str, bytes] = {
     "deep-body": nested(100_000),
     "moderately-deep-body": nested(500),
     "deep-inside-usage": body(usage=json.loads("[" * 200 + "]" * 200)),
-    "huge-body": b'{"choices": [{"message": {"content": "' + b"x" * (MAX_RESPONSE_BYTES + 10) + b'"}}]}',
+    "huge-body": b'{"choices": [{"message": {"content": "' + b"x" * (50 * 1024 * 1024) + b'"}}]}',  # 50 MB
     "top-level-list": b"[1, 2, 3]",
     "not-utf8": b"\xff\xfe\xfa{",
     "empty": b"",
