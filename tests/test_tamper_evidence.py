@@ -210,3 +210,25 @@ def test_a_cache_row_whose_event_was_rehashed_is_never_served(db: Path, run_cli:
          (canonical_json(changed), event_hash(seq, event_id, changed, prev))))
     result = query(run_cli, db)
     assert "FORGED" not in result.stdout and "no longer links" in json.loads(result.stdout)["cache_rejected"]
+
+
+def test_a_genuine_row_moved_under_another_question_is_never_served(db: Path, run_cli: Run) -> None:
+    answered(db, run_cli)
+    other = "What is the refund window for monthly plans?"
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
+        conn.execute("UPDATE answer_cache SET key = 'moved'")
+    from arborist.cli import answer_cmd
+    from arborist.cli.answer_options import pop_answer_options, provider_and_policy
+    from arborist.corpus import open_store
+    from arborist.governance import cache
+    from arborist.governance.policy import governance_policy_hash
+
+    ctx = answer_cmd.query.make_context("query", [other, "--db", str(db), "--model", "scripted", *ROUTES])
+    with open_store(db) as s:
+        _, pol = provider_and_policy(pop_answer_options(dict(ctx.params)), s.chunking())
+        key = cache.cache_key(other, s.digest(), governance_policy_hash(pol))
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
+        conn.execute("UPDATE answer_cache SET key = ? WHERE key = 'moved'", (key,))
+    result = run_cli("query", other, "--db", db, "--model", "scripted", *ROUTES, "--json")
+    record = json.loads(result.stdout)
+    assert record["cache_hit"] is False and "moved" in record["cache_rejected"]

@@ -75,6 +75,10 @@ def governed(
         record = None if rejected else cache.parse_row(row)
         if record is None and rejected is None:
             rejected = "the cached row is not a readable answer record"
+        elif record is not None and (record.question, record.corpus_digest, record.governance_policy_hash) != (
+            question, digest, governance_policy_hash(policy)
+        ):
+            record, rejected = None, "the cached row answers another question, corpus or policy: it was moved"
     if record is not None:
         # Cheap and deterministic: the label served is always today's verifier's.
         verified = verify_record(record, verifier)
