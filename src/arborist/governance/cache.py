@@ -109,7 +109,11 @@ def put(
     db: sqlite3.Connection, key: str, record: AnswerRecord, sample_index: int = 0, *,
     text: str | None = None, audit_seq: int | None = None,
 ) -> None:
-    """Store `record` (as `text`, when the caller already serialised it for its audit event)."""
+    """Store `record` (as `text`, when the caller already serialised it for its audit event).
+
+    A row without the `audit_seq` of an event attesting it is never served:
+    writers use `record_and_audit`, which calls this inside its transaction.
+    """
     with write_transaction(db):
         db.execute(
             "INSERT OR REPLACE INTO answer_cache(key, question, corpus_digest, governance_hash, sample_index, "
