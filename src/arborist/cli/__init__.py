@@ -48,7 +48,7 @@ class ArboristGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
-        except Exception as exc:  # noqa: BLE001 - the CLI boundary
+        except Exception as exc:
             if os.environ.get("ARBORIST_DEBUG"):
                 raise
             click.echo(
