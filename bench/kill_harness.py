@@ -30,8 +30,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
-from crash_harness import KILLED, command, count_statements, problems, run
-from fault_server import FaultServer
+from crash_harness import KILLED, command, count_statements, problems, run  # noqa: E402
+from fault_server import FaultServer  # noqa: E402
 
 QUESTION = "How long is the refund window for annual plans?"
 ANSWER = json.dumps({"claims": [{"text": "Annual plans can be refunded within 30 days", "evidence_ids": ["E1"],
@@ -71,9 +71,13 @@ def main() -> int:
             corpus = root / "corpus"
             make_corpus(corpus, args.docs)
             probe = root / "probe.db"
-            ingest_args = lambda db: ["ingest", corpus, "--db", db]
-            query_args = lambda db: ["query", QUESTION, "--db", db, "--base-url", server.base_url,
-                                     "--model", "m", "--retries", "0", "--routes", "bm25,title,dense"]
+
+            def ingest_args(db: Path) -> list[str | Path]:
+                return ["ingest", corpus, "--db", db]
+
+            def query_args(db: Path) -> list[str | Path]:
+                return ["query", QUESTION, "--db", db, "--base-url", server.base_url,
+                        "--model", "m", "--retries", "0", "--routes", "bm25,title,dense"]
             t0 = time.monotonic()
             n_ingest = count_statements(ingest_args(probe), root)
             ingest_s = time.monotonic() - t0
@@ -105,7 +109,7 @@ def main() -> int:
                         found.append(f"re-run exit {rerun.returncode}: {rerun.stderr.strip()[:200]}")
                     tally["violations"] += len(found)
                     status = "killed" if code == KILLED else f"exit {code}"
-                    print(f"round {r:>3} {what:<6} {where:<18} {status:<8} {'OK' if not found else found}")
+                    print(f"round {r:>3} {what:<6} {where:<18} {status:<8} {found or 'OK'}")
     finally:
         server.stop()
     print(json.dumps({**tally, "rounds": args.rounds, "seed": args.seed, "seconds": round(time.monotonic() - started)}))

@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+
 from crash_harness import KILLED, command, count_statements, problems, run
 from fault_server import FaultServer
 

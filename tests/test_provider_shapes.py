@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fault_server import FaultServer
 
 from arborist.corpus import open_store
 from arborist.governance.audit import list_events
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.openai_compat import OpenAIProvider
+from fault_server import FaultServer
 
 QUESTION = "How long is the refund window for annual plans?"
 Run = Callable[..., Result]

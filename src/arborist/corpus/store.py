@@ -490,7 +490,7 @@ def _create(path: Path) -> None:
 
 
 def _read_only_error(path: Path, exc: sqlite3.Error | None) -> StoreError:
-    if exc is not None and _errname(exc) == "SQLITE_READONLY_DIRECTORY" or not os.access(path.parent, os.W_OK):
+    if (exc is not None and _errname(exc) == "SQLITE_READONLY_DIRECTORY") or not os.access(path.parent, os.W_OK):
         why = f"its folder '{path.parent}' is not writable"
     else:
         why = "the file is not writable"

@@ -64,12 +64,12 @@ INSTRUCTION_PATTERNS: dict[str, str] = {
 }
 
 # Latin look-alikes an attacker can swap in (Cyrillic and Greek), applied after casefolding.
-_CONFUSABLES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ӏ": "l", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
-    "χ": "x", "ѵ": "v", "ԛ": "q", "ԝ": "w",
-})
+_CONFUSABLES = str.maketrans(
+    "\u0430\u0432\u0435\u0451\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0456\u0457\u0458\u0455"
+    "\u0501\u04cf\u0261\u03b1\u03b2\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u0475\u051b\u051d",
+    "abeekmhopctyxiijs"
+    "dlgabeikvoptuxvqw",
+)
 
 
 class InstructionFlag(BaseModel):
