@@ -11,11 +11,7 @@ from arborist import engine
 from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
-from arborist.cli.answer_options import (
-    answer_options,
-    pop_answer_options,
-    provider_and_policy,
-)
+from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
 from arborist.cli.options import json_option, print_json
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import open_store
