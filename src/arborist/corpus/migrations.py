@@ -128,7 +128,24 @@ def m004_audit_no_replace(db: sqlite3.Connection) -> None:
 
 
 @migration
-def m005_vectors_follow_chunks_and_attested_cache(db: sqlite3.Connection) -> None:
+def m005_derived_indexes(db: sqlite3.Connection) -> None:
+    """Indexes derived from the chunks (e.g. the in-memory BM25 matrix), saved so a
+    re-opened store need not rebuild them; each is tagged with the store generation
+    it was built from and is ignored once the chunks change."""
+    _run(
+        db,
+        """
+        CREATE TABLE derived_indexes (
+            name       TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL,
+            data       BLOB NOT NULL
+        )
+        """,
+    )
+
+
+@migration
+def m006_vectors_follow_chunks_and_attested_cache(db: sqlite3.Connection) -> None:
     """Vectors can neither outlive nor precede their chunk; cache rows name their audit event.
 
     Deleting a chunk deletes its vectors in the same statement, and a vector
