@@ -8,6 +8,8 @@ Each request takes the next queued behaviour (default "ok"):
   malformed   200 with a body that is not JSON
   no_choices  200 with JSON lacking `choices`
   drop        close the connection without any response
+  redirect    302 to a file: URL (a client must not follow it)
+  bytes       any queued bytes object is sent as a 200 body, as is (hostile shapes, huge bodies)
 Requests are recorded (path, headers, JSON body) so tests can check what was sent.
 """
 
@@ -34,16 +36,16 @@ class FaultServer:
     slow_seconds: float = 2.0
     retry_after: str | None = None
     requests: list[Received] = field(default_factory=list)
-    _queue: deque[str] = field(default_factory=deque)
+    _queue: deque[str | bytes] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _stop: threading.Event = field(default_factory=threading.Event)
     _httpd: ThreadingHTTPServer | None = None
 
-    def queue(self, *behaviours: str) -> None:
+    def queue(self, *behaviours: str | bytes) -> None:
         with self._lock:
             self._queue.extend(behaviours)
 
-    def _next(self) -> str:
+    def _next(self) -> str | bytes:
         with self._lock:
             return self._queue.popleft() if self._queue else "ok"
 
@@ -95,7 +97,11 @@ class FaultServer:
                     server.requests.append(Received(self.path, dict(self.headers), body))
                 behaviour = server._next()
                 ok = json.dumps(server.completion_body()).encode()
-                if behaviour == "ok":
+                if isinstance(behaviour, bytes):
+                    self._send(200, behaviour)
+                elif behaviour == "redirect":
+                    self._send(302, b"", {"Location": "file:///etc/hostname"})
+                elif behaviour == "ok":
                     self._send(200, ok)
                 elif behaviour == "slow":
                     server._stop.wait(server.slow_seconds)

@@ -238,7 +238,7 @@ def test_cli_reverifies_a_cached_answer_under_a_new_verifier_policy(run_cli: Run
         assert stale.verification is not None
         stale = stale.model_copy(update={"verification": stale.verification.model_copy(
             update={"verifier_policy_hash": verifier_policy_hash(VerifierPolicy(max_evidence_ids=9))})})
-        cache.put(s.db, key, stale)
+        cache.record_and_audit(s.db, key, stale, 0, {"note": "an older verifier's answer"})
     code, record = query_json(run_cli, db)
     assert code == 0 and record["cache_hit"] is True and record["record_id"] == cached.record_id
     assert record["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy())

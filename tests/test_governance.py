@@ -552,7 +552,7 @@ def test_a_cached_record_without_verification_is_verified_on_read(store: CorpusS
     provider = ScriptedProvider(ANSWER_A)
     record = ask(store, policy(), provider)
     key = cache.cache_key(QUESTION, store.digest(), record.governance_policy_hash)
-    cache.put(store.db, key, record.model_copy(update={"verification": None}))
+    cache.record_and_audit(store.db, key, record.model_copy(update={"verification": None}), 0, {"note": "legacy"})
     hit = ask(store, policy(), provider)
     assert hit.cache_hit and hit.verification == record.verification and len(provider.history) == 1
 

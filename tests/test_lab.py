@@ -329,10 +329,12 @@ def test_a_cached_record_of_another_format_is_a_miss(tmp_path: Path, inputs: tup
         key = cache.cache_key(record.question, store.digest(), record.governance_policy_hash)
         assert cache.get(store.db, key) is not None
         raw = json.loads(store.db.execute("SELECT record FROM answer_cache WHERE key = ?", (key,)).fetchone()[0])
+        # The format check itself (an edited row is refused earlier, by its audit attestation).
+        assert cache.parse_row(cache.CachedRow(json.dumps(raw), None)) is not None
+        assert cache.parse_row(cache.CachedRow(json.dumps({**raw, "format": "arborist-answer/0"}), None)) is None
+        assert cache.parse_row(cache.CachedRow('{"format": "arborist-answer/1"}', None)) is None
         store.db.execute("UPDATE answer_cache SET record = ? WHERE key = ?",
                          (json.dumps({**raw, "format": "arborist-answer/0"}), key))
-        assert cache.get(store.db, key) is None
-        store.db.execute("UPDATE answer_cache SET record = ? WHERE key = ?", ('{"format": "arborist-answer/1"}', key))
         assert cache.get(store.db, key) is None
 
 

@@ -2,7 +2,10 @@
 
 This is what `arborist query` and `arborist ask` run. The answer path
 below it knows nothing of caches or audit; the verifier knows nothing of
-models. Every answer, served from cache or not, appends one audit event.
+models. Every answer, served from cache or not, appends one audit event,
+in the same transaction as any cache row it writes: a cached answer never
+exists without the event that attests it. A cached answer is served only if
+its row matches that event's digest, and it is re-verified on every hit.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission
-from arborist.governance import audit, cache
+from arborist.governance import cache
 from arborist.governance.canonical import canonical_json, tagged_digest
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Provider
@@ -40,13 +43,15 @@ def _audit_body(record: AnswerRecord) -> dict[str, object]:
         "verifier_policy_hash": v.verifier_policy_hash if v else None,
         "model_id": record.completion.model_id,
         "prompt_sha256": record.prompt.sha256,
-        "response_sha256": hashlib.sha256(record.completion.text.encode("utf-8")).hexdigest(),
+        "response_sha256": hashlib.sha256(record.completion.text.encode("utf-8", "surrogatepass")).hexdigest(),
         "contract": record.contract.reason,
         "label": v.label.value if v else None,
         "audit_mode": v.audit_mode.value if v else None,
         "cited_chunk_ids": record.citation_chunk_ids,
         "cache_hit": record.cache_hit,
-        "record_sha256": hashlib.sha256(canonical_json(record.model_dump(mode="json")).encode()).hexdigest(),
+        "record_sha256": hashlib.sha256(
+            canonical_json(record.model_dump(mode="json")).encode("utf-8", "surrogatepass")
+        ).hexdigest(),
     }
 
 
@@ -70,23 +75,39 @@ def governed(
     stamps a freshly produced record with the lab run that paid for it; a
     cached record keeps the run id it was produced under.
     """
+    check_question(question)  # before the cache key is computed from it
+    check_question(question)  # before the cache key is computed from it
     digest = answer_corpus_digest or store.digest()
     key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
-    record = None if burn else cache.get(store.db, key)
-    stale = record is not None and (
-        record.verification is None or record.verification.verifier_policy_hash != verifier_policy_hash(verifier)
-    )
-    if record is None or stale:
-        if record is None:
-            record = produce()
-            if run_id is not None:
-                record = record.model_copy(update={"run_id": run_id})
-        # A cached answer under an older verifier policy is re-verified, never regenerated.
+    record: AnswerRecord | None = None
+    rejected: str | None = None
+    row = None if burn else cache.get_row(store.db, key)
+    if row is not None:
+        rejected = cache.attestation_problem(store.db, row)
+        record = None if rejected else cache.parse_row(row)
+        if record is None and rejected is None:
+            rejected = "the cached row is not a readable answer record"
+        elif record is not None and (record.question, record.corpus_digest, record.governance_policy_hash) != (
+            question, digest, governance_policy_hash(policy)
+        ):
+            record, rejected = None, "the cached row answers another question, corpus or policy: it was moved"
+    if record is not None:
+        # Cheap and deterministic: the label served is always today's verifier's.
+        verified = verify_record(record, verifier)
+        old = record.verification
+        rewrite = old is None or old.verifier_policy_hash != verifier_policy_hash(verifier)
+        record = verified
+    else:
+        record = produce()
+        if run_id is not None:
+            record = record.model_copy(update={"run_id": run_id})
         record = verify_record(record, verifier)
         # A failed provider call is not an answer: the next query must try again.
-        if record.contract.reason != "PROVIDER_ERROR":
-            cache.put(store.db, key, record.model_copy(update={"cache_hit": False}), sample_index)
-    audit.append_event(store.db, "answer", {"path": path, **_audit_body(record)})
+        rewrite = record.contract.reason != "PROVIDER_ERROR"
+    if rejected is not None:
+        record = record.model_copy(update={"cache_rejected": rejected})
+    body = {"path": path, **_audit_body(record), "cache_rejected": rejected}
+    cache.record_and_audit(store.db, key if rewrite else None, record, sample_index, body)
     return record
 
 
@@ -112,7 +133,6 @@ def answer_admitted(
     """
     if treatment == NO_TREATMENT:
         raise InputError("a fixed admitted evidence list needs a treatment name (what was done to it)")
-    check_question(question)
 
     def produce() -> AnswerRecord:
         timings: dict[str, float] = {}

@@ -28,7 +28,7 @@ def ingest_paths(
 ) -> tuple[IngestReport, int]:
     """Ingest `paths` into the store at `db`; returns the report and the number of chunks embedded."""
     docs = load_documents(paths)
-    with open_store(db, create=True) as store:
+    with open_store(db, create=True) as store:  # fails here, before any work, if it cannot be written
         report = store.ingest(
             docs, settings, progress=(lambda n: progress("chunking", n, len(docs))) if progress else None
         )
@@ -38,16 +38,24 @@ def ingest_paths(
 
 
 def embed_missing(store: CorpusStore, progress: Progress | None = None) -> int:
-    """Embed every chunk without a vector, committing in batches; returns how many."""
+    """Embed every chunk without a vector, committing in batches; returns how many were stored.
+
+    A chunk that a concurrent ingest replaced while it was being embedded
+    gets no vector here (see `CorpusStore.put_vectors`); the next ingest
+    embeds its successor.
+    """
     missing = store.chunks_without_vectors(embedding.MODEL_ID)
     if not missing:
         return 0
     embedder = embedding.get_embedder()
+    stored = 0
     for start in range(0, len(missing), EMBED_COMMIT_BATCH):
         part = missing[start : start + EMBED_COMMIT_BATCH]
         matrix = embedder.embed(
-            [embedding.passage_text(title, text) for _, title, text in part],
+            [embedding.passage_text(title, text) for _, _, title, text in part],
             progress=(lambda n: progress("embedding", n, len(missing))) if progress else None,
         )
-        store.put_vectors(embedding.MODEL_ID, [rowid for rowid, _, _ in part], matrix)
-    return len(missing)
+        stored += store.put_vectors(
+            embedding.MODEL_ID, [(rowid, chunk_id, text) for rowid, chunk_id, _, text in part], matrix
+        )
+    return stored

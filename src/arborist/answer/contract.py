@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from arborist.answer.modes import ANSWER_MODELS
+from arborist.models.base import scrub_surrogates
 
 REASONS = {
     "OK": "valid answer with at least one cited claim or quote",
@@ -58,15 +59,17 @@ def parse_json_object(text: str) -> dict[str, Any] | None:
         text = m.group(1)
     try:
         obj = json.loads(text, strict=False)
+    except RecursionError:  # absurdly nested: not an answer
+        return None
     except json.JSONDecodeError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             return None
         try:
             obj = json.loads(text[start : end + 1], strict=False)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return None
-    return obj if isinstance(obj, dict) else None
+    return scrub_surrogates(obj) if isinstance(obj, dict) else None
 
 
 def _citations(mode: str, answer: dict[str, Any]) -> list[list[str]]:

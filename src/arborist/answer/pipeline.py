@@ -37,6 +37,10 @@ MAX_QUESTION_CHARS = 20_000
 def check_question(question: str) -> str:
     if not question.strip():
         raise InputError("the question is empty")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"the question is not valid UTF-8 text (position {exc.start}); pass UTF-8") from None
     if len(question) > MAX_QUESTION_CHARS:
         raise InputError(
             f"the question has {len(question):,} characters; the answer path takes at most {MAX_QUESTION_CHARS:,}"

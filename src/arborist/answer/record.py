@@ -71,6 +71,9 @@ class AnswerRecord(BaseModel):
     timings: dict[str, float] = Field(description="seconds per boundary")
 
     cache_hit: bool = False
+    cache_rejected: str | None = Field(
+        default=None, description="why a cached answer under the same key was not served (it failed its audit check)"
+    )
     verification: Verification | None = Field(
         default=None, description="verifier labels, per-claim verdicts and guard output (None until verified)"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from typing import Any
 
@@ -34,6 +35,19 @@ class ArboristGroup(click.Group):
             ctx.exit(130)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except UnicodeEncodeError as exc:  # e.g. a question with bytes that are not UTF-8 (surrogate escapes)
+            click.echo(f"Error: input is not valid UTF-8 text ({exc.reason} at position {exc.start}); "
+                       "pass text encoded as UTF-8", err=True)
+            ctx.exit(1)
+        except sqlite3.DatabaseError as exc:  # a damaged store, a full disk: name it, no traceback
+            if os.environ.get("ARBORIST_DEBUG"):
+                raise
+            click.echo(
+                f"Error: the store could not be read or written: {one_line(str(exc))} "
+                "(the file may be damaged, or the disk full; set ARBORIST_DEBUG=1 for the traceback)",
+                err=True,
+            )
+            ctx.exit(1)
         except Exception as exc:
             if os.environ.get("ARBORIST_DEBUG"):
                 raise

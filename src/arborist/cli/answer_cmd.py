@@ -62,6 +62,9 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
     if v is not None and v.guard.answerability_warning:
         spans = "; ".join(f"{eid}@{off}: {text!r}" for eid, off, text in v.guard.missed_answer_candidate_spans[:5])
         click.echo(f"Warning: the answer denies what the evidence may hold (missed-answer guard): {spans}")
+    if v is not None and v.instruction_guard.flagged:
+        flags = "; ".join(f"{f.evidence_id}@{f.offset}: {f.text[:60]!r}" for f in v.instruction_guard.flags[:5])
+        click.echo(f"Warning: evidence addresses the model (instruction guard, possible prompt injection): {flags}")
     if record.evidence and (answer.get("quotes") or answer.get("claims")):
         click.echo("evidence cited:")
         for eid in c.cited_evidence_ids:
@@ -78,7 +81,14 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         click.echo(f"Warning: route '{name}' unavailable: {reason}", err=True)
 
 
+def _warn_rejected_cache(record: AnswerRecord) -> None:
+    if record.cache_rejected:
+        click.echo(f"Warning: the cached answer was not served and was answered afresh: {record.cache_rejected}",
+                   err=True)
+
+
 def _finish(record: AnswerRecord, as_json: bool, show_prompt: bool) -> None:
+    _warn_rejected_cache(record)
     if as_json:
         print_json(record.model_dump(mode="json"))
     else:
@@ -100,7 +110,7 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     3 when the provider call failed.
     """
     opts = pop_answer_options(kwargs)
-    with open_store(db) as store:
+    with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
         record = engine.query(store, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
                               burn=opts["burn"], sample_index=opts["sample_index"])
@@ -146,7 +156,7 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
         record = verify_record(answer_document(doc, question, policy, provider),
                                _verifier(policy.guard_demote_missed_answer))
     else:
-        with open_store(db) as store:
+        with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())
             record = engine.ask(store, doc, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
                                 burn=opts["burn"], sample_index=opts["sample_index"])

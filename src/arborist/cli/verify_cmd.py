@@ -74,6 +74,9 @@ def _print_text(index: int, v: Verification) -> None:
         click.echo(f"  guard: answerability warning: {spans}")
     else:
         click.echo(f"  guard: {g.detail}")
+    ig = v.instruction_guard
+    flags = "; ".join(f"{f.evidence_id}@{f.offset} {f.text[:60]!r} ({f.pattern})" for f in ig.flags[:5])
+    click.echo(f"  instruction guard: {ig.detail}" + (f": {flags}" if flags else ""))
     click.echo(f"  verifier_policy_hash: {v.verifier_policy_hash}")
 
 

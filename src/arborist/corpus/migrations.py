@@ -144,4 +144,28 @@ def m005_derived_indexes(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m006_vectors_follow_chunks_and_attested_cache(db: sqlite3.Connection) -> None:
+    """Vectors can neither outlive nor precede their chunk; cache rows name their audit event.
+
+    Deleting a chunk deletes its vectors in the same statement, and a vector
+    for a chunk that does not exist is never inserted, whatever code writes.
+    Orphans an older store holds are dropped here. `answer_cache.audit_seq`
+    is the audit event written in the same transaction as the row, whose
+    `cache_record_sha256` attests the row's exact bytes.
+    """
+    _run(
+        db,
+        """
+        DELETE FROM vectors WHERE chunk_rowid NOT IN (SELECT id FROM chunks);
+        CREATE TRIGGER chunks_drop_vectors AFTER DELETE ON chunks
+        BEGIN DELETE FROM vectors WHERE chunk_rowid = OLD.id; END;
+        CREATE TRIGGER vectors_need_chunk BEFORE INSERT ON vectors
+        WHEN NOT EXISTS (SELECT 1 FROM chunks WHERE id = NEW.chunk_rowid)
+        BEGIN SELECT RAISE(IGNORE); END;
+        ALTER TABLE answer_cache ADD COLUMN audit_seq INTEGER
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS)

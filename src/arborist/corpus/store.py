@@ -8,18 +8,21 @@ file when a corpus outgrows one machine.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import uuid4
 
 import numpy as np
 
 from arborist.corpus.chunking import ChunkingSettings, chunk_text
 from arborist.corpus.documents import SourceDocument, corpus_digest, document_id
-from arborist.corpus.migrations import MIGRATIONS, SCHEMA_VERSION
+from arborist.corpus.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
+from arborist.corpus.transactions import WRITE_WAIT_MS, write_transaction
 from arborist.errors import StoreError
 
 STORE_MARKER = "arborist-corpus-store"
@@ -76,9 +79,10 @@ _CHUNK_COLUMNS = (
 class CorpusStore:
     """One corpus in one SQLite file (WAL mode)."""
 
-    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, db: sqlite3.Connection, read_only: bool = False) -> None:
         self.path = path
         self.db = db
+        self.read_only = read_only
         self._vector_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._titles: tuple[int, list[tuple[str, str, int]]] | None = None
 
@@ -93,16 +97,9 @@ class CorpusStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
         """All-or-nothing write; a failure or Ctrl-C rolls everything back."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        return write_transaction(self.db)
 
     # -- meta ------------------------------------------------------------
 
@@ -197,10 +194,7 @@ class CorpusStore:
         return len(chunks)
 
     def _delete_chunks(self, doc_id: str) -> None:
-        self.db.execute(
-            "DELETE FROM vectors WHERE chunk_rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
-            (doc_id,),
-        )
+        # Their vectors go with them (trigger chunks_drop_vectors, migration m006).
         self.db.execute(
             "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
             (doc_id,),
@@ -221,6 +215,7 @@ class CorpusStore:
         """
         report = IngestReport()
         with self.transaction():
+            self.drop_orphan_vectors()
             previous = self.chunking()
             if previous is not None and previous != settings:
                 report.rechunked = True
@@ -281,33 +276,58 @@ class CorpusStore:
 
     # -- vectors ---------------------------------------------------------
 
-    def chunks_without_vectors(self, model: str) -> list[tuple[int, str, str]]:
-        """(rowid, title, text) of chunks that have no vector from `model` yet."""
+    def drop_orphan_vectors(self) -> int:
+        """Delete vectors whose chunk is gone (stores written before m006 could hold them)."""
+        with self.transaction():
+            cur = self.db.execute("DELETE FROM vectors WHERE chunk_rowid NOT IN (SELECT id FROM chunks)")
+        if cur.rowcount:
+            self._vector_cache.clear()
+        return cur.rowcount
+
+    def chunks_without_vectors(self, model: str) -> list[tuple[int, str, str, str]]:
+        """(rowid, chunk_id, title, text) of chunks that have no vector from `model` yet."""
         return self.db.execute(
-            "SELECT c.id, d.title, c.text FROM chunks c JOIN documents d USING(doc_id) "
+            "SELECT c.id, c.chunk_id, d.title, c.text FROM chunks c JOIN documents d USING(doc_id) "
             "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_rowid = c.id AND v.model = ?) "
             "ORDER BY c.id",
             (model,),
         ).fetchall()
 
-    def put_vectors(self, model: str, rowids: Sequence[int], matrix: np.ndarray) -> None:
-        """Store one batch of vectors in its own transaction (an interrupted embed keeps what it did)."""
+    def put_vectors(
+        self, model: str, chunks: Sequence[tuple[int, str, str]], matrix: np.ndarray
+    ) -> int:
+        """Store one batch of vectors in its own transaction (an interrupted embed keeps what it did).
+
+        `chunks` are the (rowid, chunk_id, text) the vectors were computed
+        from. A chunk re-written since (a concurrent ingest changed or
+        re-chunked its document, and the rowid may now hold other text) gets
+        no vector: the row is written only if the same chunk is still there.
+        Returns how many vectors were stored.
+        """
+        stored = 0
         with self.transaction():
-            self.db.executemany(
-                "INSERT OR REPLACE INTO vectors(chunk_rowid, model, vec) VALUES (?, ?, ?)",
-                [(r, model, matrix[i].astype(np.float32).tobytes()) for i, r in enumerate(rowids)],
-            )
+            for i, (rowid, chunk_id, text) in enumerate(chunks):
+                cur = self.db.execute(
+                    "INSERT OR REPLACE INTO vectors(chunk_rowid, model, vec) "
+                    "SELECT id, ?, ? FROM chunks WHERE id = ? AND chunk_id = ? AND text = ?",
+                    (model, matrix[i].astype(np.float32).tobytes(), rowid, chunk_id, text),
+                )
+                stored += cur.rowcount
         self._vector_cache.pop(model, None)
+        return stored
 
     def vector_count(self, model: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
 
-    def vectors(self, model: str) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids, float32 matrix) of every stored vector of `model`, loaded once per store object."""
+    def vectors(self, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of every stored `dim`-wide vector of `model` whose chunk
+        exists, loaded once per store object. An orphan or damaged row is skipped, never fatal."""
         cached = self._vector_cache.get(model)
         if cached is None:
             rows = self.db.execute(
-                "SELECT chunk_rowid, vec FROM vectors WHERE model = ? ORDER BY chunk_rowid", (model,)
+                "SELECT v.chunk_rowid, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_rowid "
+                "WHERE v.model = ? AND typeof(v.vec) = 'blob' AND length(v.vec) = ? ORDER BY v.chunk_rowid",
+                (model, dim * 4),
             ).fetchall()
             rowids = np.array([r[0] for r in rows], dtype=np.int64)
             matrix = (
@@ -403,23 +423,196 @@ class CorpusStore:
         return [(rowid, -score) for rowid, score in rows]
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA busy_timeout = 5000")
+_SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+_BLANK_TABLES = frozenset({"migrations", "store_marker"})
+# SQLite's answers that mean "you may read but not write here".
+_READ_ONLY_ERRORS = frozenset(
+    {"SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY", "SQLITE_READONLY_DBMOVED", "SQLITE_READONLY_RECOVERY",
+     "SQLITE_READONLY_CANTINIT", "SQLITE_READONLY_CANTLOCK", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"}
+)
+
+
+def _connect(path: Path, read_only: bool = False, immutable: bool = False) -> sqlite3.Connection:
+    if read_only:
+        uri = path.resolve().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    else:
+        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    db.execute(f"PRAGMA busy_timeout = {WRITE_WAIT_MS}")
     return db
+
+
+def _errname(exc: sqlite3.Error) -> str:
+    return getattr(exc, "sqlite_errorname", "") or ""
 
 
 def _applied(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY rowid")]
 
 
-def open_store(path: Path | str, create: bool = False) -> CorpusStore:
+def _apply(db: sqlite3.Connection, fn: Migration) -> None:
+    fn(db)
+    db.execute(
+        "INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
+        (fn.__name__, datetime.now(UTC).isoformat(timespec="seconds")),
+    )
+
+
+def _is_blank(db: sqlite3.Connection) -> bool:
+    """An empty database, or what an interrupted first ingest of an older arborist left:
+    at most the (empty) migrations and marker tables. Nothing in it can be lost."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables <= _BLANK_TABLES:
+        return False
+    return all(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] == 0 for t in tables)
+
+
+def _initialise(db: sqlite3.Connection) -> None:
+    """Make a blank database a complete store, inside the caller's write transaction."""
+    for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        db.execute(f"DROP TABLE {name}")
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    db.execute("CREATE TABLE store_marker (value TEXT NOT NULL)")
+    db.execute("INSERT INTO store_marker VALUES (?)", (STORE_MARKER,))
+    for fn in MIGRATIONS:
+        _apply(db, fn)
+
+
+def _permission_error(path: Path, exc: BaseException | None = None) -> StoreError:
+    folder = path.parent
+    detail = f" ({exc.strerror})" if isinstance(exc, OSError) and exc.strerror else ""
+    return StoreError(
+        f"cannot create store '{path}': folder '{folder}' is not writable{detail}; "
+        "choose a folder you can write to, or fix its permissions"
+    )
+
+
+@contextlib.contextmanager
+def _creation_lock(path: Path) -> Iterator[None]:
+    """Serialise creators of one store path (released by the kernel if the process dies)."""
+    import fcntl
+
+    lock_path = path.with_name(f".{path.name}.lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError as exc:
+        raise _permission_error(path, exc) from None
+    except OSError as exc:
+        raise StoreError(f"cannot create store '{path}': cannot open its creation lock '{lock_path}' "
+                         f"({exc.strerror or exc}); remove whatever is in the way") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+        os.close(fd)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _create(path: Path) -> None:
+    """Build a complete empty store under a temporary name and rename it into place.
+
+    A kill at any moment leaves either no file at `path` or a whole store,
+    never a half-made one. Under the creation lock, an existing `path` means
+    another process won the race (its store is used as is), and side files
+    with no store file beside them are leftovers of a deleted store.
+    """
+    with _creation_lock(path):
+        if path.exists():
+            return
+        for suffix in _SIDE_SUFFIXES:
+            _remove(path.with_name(path.name + suffix))
+        for stale in path.parent.glob(f".{path.name}.creating-*"):
+            _remove(stale)
+        tmp = path.with_name(f".{path.name}.creating-{uuid4().hex[:12]}")
+        try:
+            db = _connect(tmp)
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+                with write_transaction(db):
+                    _initialise(db)
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                db.close()
+            os.replace(tmp, path)
+        except PermissionError as exc:
+            raise _permission_error(path, exc) from None
+        except sqlite3.OperationalError as exc:
+            if _errname(exc) in _READ_ONLY_ERRORS:
+                raise _permission_error(path, exc) from None
+            raise
+        finally:
+            for name in (tmp.name, *(tmp.name + s for s in _SIDE_SUFFIXES)):
+                _remove(tmp.with_name(name))
+
+
+def _read_only_error(path: Path, exc: sqlite3.Error | None) -> StoreError:
+    if (exc is not None and _errname(exc) == "SQLITE_READONLY_DIRECTORY") or not os.access(path.parent, os.W_OK):
+        why = f"its folder '{path.parent}' is not writable"
+    else:
+        why = "the file is not writable"
+    return StoreError(
+        f"store '{path}' is read-only ({why}); this command writes to it (documents, answer cache, audit log). "
+        "`search`, `corpus info` and `audit verify` work on a read-only store; "
+        "to write, fix the permissions (e.g. chmod u+w)"
+    )
+
+
+class _ProbeDone(Exception):
+    """Rolls the write probe back."""
+
+
+def _check_writable(path: Path, db: sqlite3.Connection) -> None:
+    """Fail now, naming the permission problem, instead of after a model call."""
+    try:
+        with write_transaction(db):
+            db.execute("UPDATE store_marker SET value = value")
+            raise _ProbeDone
+    except _ProbeDone:
+        pass
+    except sqlite3.OperationalError as exc:
+        if _errname(exc) in _READ_ONLY_ERRORS:
+            raise _read_only_error(path, exc) from None
+        raise
+
+
+def _open_existing(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A connection that can read the marker: read-write if possible, else read-only
+    (a read-only folder needs `immutable`, since SQLite cannot create the WAL index there)."""
+    last: sqlite3.Error | None = None
+    for read_only, immutable in ((False, False), (True, False), (True, True)):
+        db = _connect(path, read_only, immutable)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return db, read_only
+        except sqlite3.OperationalError as exc:
+            db.close()
+            if _errname(exc) not in _READ_ONLY_ERRORS:
+                raise
+            last = exc
+        except sqlite3.DatabaseError:
+            db.close()
+            raise StoreError(f"'{path}' is not an arborist corpus store") from None
+    raise StoreError(f"cannot read store '{path}': {last}; check its permissions")
+
+
+def open_store(path: Path | str, create: bool = False, write: bool = False) -> CorpusStore:
     """Open (and, with `create`, make or migrate) the store at `path`.
 
-    Refuses files that are not arborist stores and stores written by a newer
-    schema, naming the file and what to do.
+    `write` (implied by `create`) checks up front that the store can be
+    written, so a read-only store fails before any work is done. Refuses
+    files that are not arborist stores and stores written by a newer schema,
+    naming the file and what to do. A blank file (empty, or left by an
+    interrupted first ingest of an older arborist) becomes a store under
+    `create`.
     """
     path = Path(path)
+    write = write or create
     if not path.exists():
         if not create:
             raise StoreError(
@@ -427,41 +620,78 @@ def open_store(path: Path | str, create: bool = False) -> CorpusStore:
             )
         if not path.parent.exists():
             raise StoreError(f"folder '{path.parent}' for store '{path}' does not exist")
-        db = _connect(path)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        db.execute("CREATE TABLE IF NOT EXISTS store_marker (value TEXT NOT NULL)")
-        db.execute("INSERT INTO store_marker VALUES (?)", (STORE_MARKER,))
-    else:
-        if path.is_dir():
-            raise StoreError(f"'{path}' is a folder, not a corpus store file")
-        db = _connect(path)
-        try:
-            marker = db.execute("SELECT value FROM store_marker").fetchone()
-        except sqlite3.DatabaseError:
-            marker = None
-        if marker is None or marker[0] != STORE_MARKER:
-            db.close()
+        _create(path)
+    if path.is_dir():
+        raise StoreError(f"'{path}' is a folder, not a corpus store file")
+    if not os.access(path, os.R_OK):
+        raise StoreError(f"cannot read store '{path}': permission denied; check its permissions")
+    db, read_only = _open_existing(path)
+    try:
+        return _ready(path, db, read_only, create, write)
+    except BaseException:
+        db.close()
+        raise
+
+
+def _marker(db: sqlite3.Connection) -> str | None:
+    try:
+        row = db.execute("SELECT value FROM store_marker").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return None if row is None else str(row[0])
+
+
+def _ready(path: Path, db: sqlite3.Connection, read_only: bool, create: bool, write: bool) -> CorpusStore:
+    if _marker(db) != STORE_MARKER:
+        if not _is_blank(db):
             raise StoreError(f"'{path}' is not an arborist corpus store")
-        db.execute("PRAGMA journal_mode = WAL")
+        if not create:
+            raise StoreError(
+                f"'{path}' is not an arborist corpus store yet: it is empty, or an interrupted first "
+                f"ingest left it half-made; `arborist ingest PATH --db {path}` rebuilds it"
+            )
+        if read_only:
+            raise _read_only_error(path, None)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            with write_transaction(db):
+                if _is_blank(db):  # re-checked under the write lock: another creator may have won
+                    _initialise(db)
+        except sqlite3.OperationalError as exc:
+            if _errname(exc) in _READ_ONLY_ERRORS:
+                raise _read_only_error(path, exc) from None
+            raise
+        if _marker(db) != STORE_MARKER:
+            raise StoreError(f"'{path}' is not an arborist corpus store")
     applied = _applied(db)
     if len(applied) > SCHEMA_VERSION:
-        db.close()
         raise StoreError(
             f"store '{path}' has schema version {len(applied)}, newer than this arborist "
             f"understands ({SCHEMA_VERSION}); upgrade arborist"
         )
-    # An older store is migrated on open: migrations only add.
-    for fn in MIGRATIONS[len(applied) :]:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            fn(db)
-            db.execute(
-                "INSERT INTO migrations(name, applied_at) VALUES (?, ?)",
-                (fn.__name__, datetime.now(UTC).isoformat(timespec="seconds")),
+    if write and read_only:
+        raise _read_only_error(path, None)
+    if len(applied) < SCHEMA_VERSION:
+        # An older store is migrated on open: migrations only add.
+        if read_only:
+            raise StoreError(
+                f"store '{path}' has schema version {len(applied)} and needs upgrading to {SCHEMA_VERSION}, "
+                "but it is read-only; run `arborist corpus info` on it once with write access"
             )
-        except BaseException:
-            db.execute("ROLLBACK")
+        try:
+            with write_transaction(db):
+                for fn in MIGRATIONS[len(_applied(db)) :]:  # re-read under the lock
+                    _apply(db, fn)
+        except sqlite3.OperationalError as exc:
+            if _errname(exc) in _READ_ONLY_ERRORS:
+                raise _read_only_error(path, exc) from None
             raise
-        db.execute("COMMIT")
-    return CorpusStore(path, db)
+    if not read_only:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as exc:
+            if _errname(exc) not in _READ_ONLY_ERRORS:
+                raise
+    if write:
+        _check_writable(path, db)
+    return CorpusStore(path, db, read_only=read_only)

@@ -68,6 +68,22 @@ def chat_request(
     return request
 
 
+def scrub_surrogates(obj: Any) -> Any:
+    """Lone surrogates (JSON can escape them: "\\ud800") become U+FFFD in every string of `obj`,
+    so provider output can always be stored, hashed and printed as UTF-8."""
+    if isinstance(obj, str):
+        try:
+            obj.encode("utf-8")
+        except UnicodeEncodeError:
+            return obj.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return obj
+    if isinstance(obj, dict):
+        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [scrub_surrogates(v) for v in obj]
+    return obj
+
+
 class Provider(Protocol):
     """A model backend. `model_id` names the exact weights or remote model."""
 

@@ -5,27 +5,55 @@ Transient failures (429, 5xx, refused/dropped connections, timeouts) are
 retried a bounded number of times with exponential backoff; anything else, and
 the last transient failure, comes back as a Completion with `error` set, so a
 flaky server shows up in the answer record instead of crashing a batch.
+
+Whatever a server sends is treated as untrusted: only http(s) base URLs are
+accepted, redirects are not followed, at most `MAX_RESPONSE_BYTES` are read
+(a longer body is cut there and the call recorded as failed, saying so), and
+a body nested deeper than `MAX_RESPONSE_DEPTH` or holding wrong types where
+the chat-completion shape names them is a recorded failure, never a crash.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import math
 import os
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from arborist.errors import ArboristError
-from arborist.models.base import Completion, GenerationSettings, Message, chat_request
+from arborist.models.base import (
+    Completion,
+    GenerationSettings,
+    Message,
+    chat_request,
+    scrub_surrogates,
+)
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 3
 BACKOFF_BASE = 0.5
 MAX_RETRY_AFTER = 30.0
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024  # max_tokens <= 32,768 fits many times over, JSON escapes included
+MAX_ERROR_BYTES = 4096
+MAX_RESPONSE_DEPTH = 64
+_READ_PIECE = 64 * 1024
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A chat endpoint never redirects legitimately; following one could leave http(s)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 @dataclass(frozen=True)
@@ -44,9 +72,52 @@ def _one_line(text: str, limit: int = 200) -> str:
 
 def _retry_after(value: str | None) -> float | None:
     try:
-        return min(max(float(value), 0.0), MAX_RETRY_AFTER) if value else None
+        seconds = float(value) if value else None
     except ValueError:
         return None  # an HTTP date; fall back to our own backoff
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+
+
+def check_base_url(base_url: str) -> str:
+    """Only http(s) URLs with a host: `file:`, `ftp:` and friends are refused before any call."""
+    parts = urllib.parse.urlsplit(base_url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ArboristError(
+            f"--base-url '{base_url}' is not an http(s) URL of a server; "
+            "give one like http://127.0.0.1:8000/v1"
+        )
+    return base_url.strip()
+
+
+def _read_capped(resp: Any, limit: int, deadline: float) -> tuple[bytes, bool]:
+    """At most `limit` bytes of the body (and whether there was more); a slow drip times out."""
+    pieces: list[bytes] = []
+    size = 0
+    while size <= limit:
+        if time.monotonic() > deadline:
+            raise TimeoutError
+        piece = resp.read(min(_READ_PIECE, limit + 1 - size))
+        if not piece:
+            return b"".join(pieces), False
+        pieces.append(piece)
+        size += len(piece)
+    return b"".join(pieces)[:limit], True
+
+
+def _depth(obj: Any, limit: int) -> int:
+    """Nesting depth of parsed JSON, counted without recursion and stopping past `limit`."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return depth
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 class OpenAIProvider:
@@ -70,7 +141,7 @@ class OpenAIProvider:
         if retries < 0:
             raise ArboristError(f"retries must be 0 or more, not {retries}")
         self.model_id = model
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.url = check_base_url(base_url).rstrip("/") + "/chat/completions"
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -92,12 +163,15 @@ class OpenAIProvider:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
+        deadline = time.monotonic() + self.timeout
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as resp:
-                payload = resp.read()
+            with _OPENER.open(request, timeout=self.timeout) as resp:
+                payload, cut = _read_capped(resp, MAX_RESPONSE_BYTES, deadline)
         except urllib.error.HTTPError as exc:
-            detail = _one_line(exc.read().decode("utf-8", "replace")) if exc.fp else ""
+            detail = _one_line(exc.read(MAX_ERROR_BYTES).decode("utf-8", "replace")) if exc.fp else ""
             status = exc.code
+            if 300 <= status < 400:
+                return None, _Failure(f"HTTP {status} redirect (not followed: a chat endpoint does not move)", False)
             retryable = status == 429 or status >= 500
             after = _retry_after(exc.headers.get("Retry-After")) if exc.headers else None
             return None, _Failure(f"HTTP {status}" + (f" ({detail})" if detail else ""), retryable, after)
@@ -109,13 +183,22 @@ class OpenAIProvider:
             return None, _Failure(f"connection failed ({_one_line(str(exc.reason))})", True)
         except (http.client.HTTPException, ConnectionError) as exc:
             return None, _Failure(f"connection dropped ({type(exc).__name__})", True)
+        except OSError as exc:
+            return None, _Failure(f"connection failed ({_one_line(str(exc))})", True)
+        if cut:
+            return None, _Failure(
+                f"response body larger than {MAX_RESPONSE_BYTES:,} bytes: cut there and not kept "
+                f"(began {_one_line(payload[:80].decode('utf-8', 'replace'), 80)!r})", False)
         try:
             parsed = json.loads(payload)
-        except ValueError:
-            return None, _Failure(f"malformed response: not JSON ({_one_line(payload.decode('utf-8', 'replace'), 80)})", False)
+        except (ValueError, RecursionError) as exc:
+            why = "nested too deeply to parse" if isinstance(exc, RecursionError) else "not JSON"
+            return None, _Failure(f"malformed response: {why} ({_one_line(payload[:200].decode('utf-8', 'replace'), 80)})", False)
         if not isinstance(parsed, dict):
             return None, _Failure("malformed response: not a JSON object", False)
-        return parsed, None
+        if _depth(parsed, MAX_RESPONSE_DEPTH) > MAX_RESPONSE_DEPTH:
+            return None, _Failure(f"malformed response: JSON nested deeper than {MAX_RESPONSE_DEPTH} levels", False)
+        return scrub_surrogates(parsed), None
 
     def complete(
         self,
@@ -148,29 +231,38 @@ class OpenAIProvider:
             self._sleep(delay)
 
     def _completion(self, body: dict[str, Any], attempts: int, timings: dict[str, float]) -> Completion:
-        try:
-            choice = body["choices"][0]
-            text = choice["message"].get("content") or ""
-            if not isinstance(text, str):
-                raise TypeError("content is not a string")
-        except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        def failed(why: str) -> Completion:
             return Completion(
                 model_id=self.model_id,
                 provider=self.name,
-                error=f"POST {self.url} failed: malformed response: no choices[0].message.content ({type(exc).__name__})",
+                error=f"POST {self.url} failed: malformed response: {why}",
                 attempts=attempts,
                 timings=timings,
                 raw=body,
             )
+
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return failed("no choices[0] object")
+        choice = choices[0]
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            return failed("no choices[0].message object")
+        text = message.get("content")
+        if text is not None and not isinstance(text, str):
+            return failed(f"choices[0].message.content is {type(text).__name__}, not a string")
+        finish = choice.get("finish_reason")
+        if finish is not None and not isinstance(finish, str):
+            return failed(f"choices[0].finish_reason is {type(finish).__name__}, not a string")
         usage: dict[str, Any] = body["usage"] if isinstance(body.get("usage"), dict) else {}
         return Completion(
-            text=text,
+            text=text or "",
             model_id=self.model_id,
             provider=self.name,
             prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
             completion_tokens=_int_or_none(usage.get("completion_tokens")),
             timings=timings,
-            finish_reason=choice.get("finish_reason"),
+            finish_reason=finish,
             attempts=attempts,
             raw=body,
         )

@@ -83,7 +83,7 @@ def bridge_ranking(store: CorpusStore, seed_rowids: list[int], depth: int) -> li
     seeds = store.chunks_by_rowid(seed_rowids)
     out: list[int] = list(seed_rowids)[:depth]
     seen = {row.doc_id for row in seeds.values()}
-    for rowid in seed_rowids:
+    for rowid in (r for r in seed_rowids if r in seeds):  # a seed a concurrent ingest replaced is skipped
         for doc_id, first in index.mentions(seeds[rowid].text):
             if doc_id not in seen:
                 seen.add(doc_id)

@@ -83,7 +83,9 @@ def core_keywords(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
     rows = store.chunks_by_rowid(rowid for rowid, _ in pool)
     scored = []
     for rowid, bm25 in pool:
-        row = rows[rowid]
+        row = rows.get(rowid)
+        if row is None:  # replaced by a concurrent ingest since the FTS query
+            continue
         scored.append((rowid, terms.covered(row.title + "\n" + row.text) + bm25 / 1000.0))
     scored.sort(key=lambda h: -h[1])
     return scored[:depth]
@@ -139,7 +141,7 @@ def dense(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, 
     """
     if not terms.tokens:
         return []
-    rowids, matrix = store.vectors(embedding.MODEL_ID)
+    rowids, matrix = store.vectors(embedding.MODEL_ID, embedding.DIM)
     if len(rowids) == 0:
         raise RouteUnavailable(
             "the store has no vectors; run `arborist ingest` again without --no-embed"

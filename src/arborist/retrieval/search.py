@@ -200,6 +200,7 @@ def search(
         fused, dropped = _title_filter(store.chunks_by_rowid(r for r, _, _ in fused), terms, fused)
     top = fused[: settings.k]
     rows = store.chunks_by_rowid(rowid for rowid, _, _ in top)
+    top = [t for t in top if t[0] in rows]  # a concurrent ingest may have replaced a chunk since it was ranked
     hits = [
         SearchHit(
             rank=i,

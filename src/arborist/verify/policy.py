@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
+from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 
 POLICY_HASH_TAG = "arborist-verifier-policy/1"
 
@@ -48,6 +49,15 @@ class VerifierPolicy(BaseModel):
     guard_proximity_runes: int = Field(
         default=200, ge=0, description="missed-answer guard: how close (in runes) a candidate must be to a subject token"
     )
+    instruction_patterns: dict[str, str] = Field(
+        default_factory=lambda: dict(INSTRUCTION_PATTERNS),
+        description="instruction guard: name -> regular expression over folded evidence text (see instruction_guard)",
+    )
+
+    @field_validator("instruction_patterns")
+    @classmethod
+    def _patterns(cls, v: dict[str, str]) -> dict[str, str]:
+        return check_patterns(v)
 
     def __init__(self, **data: Any) -> None:
         try:

@@ -61,6 +61,8 @@ class Reason(StrEnum):
     ABSTAINED = "ABSTAINED"
     PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
     MISSED_ANSWER_SUSPECTED = "MISSED_ANSWER_SUSPECTED"
+    INSTRUCTION_IN_EVIDENCE = "INSTRUCTION_IN_EVIDENCE"
+    INSTRUCTION_SUPPORT = "INSTRUCTION_SUPPORT"
 
 
 REASONS: dict[Reason, str] = {
@@ -84,4 +86,8 @@ REASONS: dict[Reason, str] = {
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",
     Reason.MISSED_ANSWER_SUSPECTED: "the answer denies the evidence holds the answer, yet candidate answer spans sit near the subject",
+    Reason.INSTRUCTION_IN_EVIDENCE: "an evidence chunk addresses the model (an instruction, role marker or chat "
+    "token: a possible prompt injection); see the instruction guard",
+    Reason.INSTRUCTION_SUPPORT: "a claim is verified only through evidence the instruction guard flagged, so the "
+    "answer is not STRICT",
 }

@@ -46,6 +46,7 @@ from arborist.verify.checks import (
     span_check,
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
+from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.normalize import content_stems
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -88,6 +89,7 @@ class Verification(BaseModel):
     abstained_requests: list[str]
     quantifier: Quantifier
     guard: GuardResult
+    instruction_guard: InstructionGuardResult = InstructionGuardResult()
     reasons: list[Reason]  # answer-level
     notes: list[str]
     verifier_policy_hash: str
@@ -210,6 +212,21 @@ def verify_answer(
         if parsed.abstained_requests:
             _add(reasons, Reason.PARTIAL_ABSTENTION)
 
+    instruction = instruction_guard(
+        [c.ev for c in chunks], parsed.items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
+        lambda item: _verify_item(item, mode, prepared, policy).verdict in VERIFIED,
+    )
+    if instruction.flagged:
+        _add(reasons, Reason.INSTRUCTION_IN_EVIDENCE)
+        for claim in claims:
+            if claim.index in instruction.claims_on_flagged_evidence:
+                _add(claim.reasons, Reason.INSTRUCTION_SUPPORT)
+        if instruction.claims_on_flagged_evidence:
+            _add(reasons, Reason.INSTRUCTION_SUPPORT)
+            if label is Label.STRICT:
+                label = Label.HYBRID
+                notes.append("instruction guard: STRICT demoted to HYBRID (a claim rests only on flagged evidence)")
+
     subject = content_stems(question)
     cited_ids = list(dict.fromkeys(i for item in parsed.items for i in item.evidence_ids if i in prepared))
     cited = [prepared[i] for i in cited_ids]
@@ -262,6 +279,7 @@ def verify_answer(
         abstained_requests=parsed.abstained_requests,
         quantifier=quantifier,
         guard=guard,
+        instruction_guard=instruction,
         reasons=reasons,
         notes=notes,
         verifier_policy_hash=verifier_policy_hash(policy),
