@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document, answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
@@ -71,7 +72,7 @@ def governed(
         # A cached answer under an older verifier policy is re-verified, never regenerated.
         record = verify_record(record, verifier)
         # A failed provider call is not an answer: the next query must try again.
-        if record.contract.reason != "PROVIDER_ERROR":
+        if record.contract.reason is not ContractReason.PROVIDER_ERROR:
             cache.put(store.db, key, record.model_copy(update={"cache_hit": False}), sample_index)
     audit.append_event(store.db, "answer", {"path": path, **_audit_body(record)})
     return record

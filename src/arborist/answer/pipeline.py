@@ -25,6 +25,7 @@ from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Message, Provider
 from arborist.prompting.layouts import evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search
+from arborist.text import sentences
 
 MAX_QUESTION_CHARS = 20_000
 
@@ -80,7 +81,10 @@ def answer_from_ranked(
             EvidenceEntry(evidence_id=evidence_id(i), chunk_id=c.chunk_id, source_id=c.source_id, title=c.title, text=c.text)
             for i, c in enumerate(admission.admitted)
         ]
-        schema = json_schema(policy.mode, [e.evidence_id for e in evidence])
+        schema = json_schema(
+            policy.mode, [e.evidence_id for e in evidence],
+            {e.evidence_id: sentences(e.text) for e in evidence} if policy.grounded_quotes else None,
+        )
     with _timed(timings, "generate"):
         completion = provider.complete(messages, policy.generation, json_schema=schema)
     with _timed(timings, "contract"):

@@ -37,6 +37,8 @@ _OPTIONS = [
     click.option("--temperature", default=0.0, show_default=True, type=click.FloatRange(0, 2)),
     click.option("--max-tokens", default=512, show_default=True, type=click.IntRange(1, 32_768), help="Generation limit."),
     click.option("--seed", default=0, show_default=True, type=int),
+    click.option("--grounded-quotes", is_flag=True,
+                 help="quote/claim_lattice: constrain every quote to one sentence of the block it cites."),
     click.option("--demote-missed-answer", is_flag=True,
                  help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label)."),
     click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer."),
@@ -66,7 +68,7 @@ def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None)
         mode=opts["mode"],
         model_id=f"{provider.name}:{provider.model_id}",
         generation=GenerationSettings(temperature=opts["temperature"], max_tokens=opts["max_tokens"], seed=opts["seed"]),
-        guard_demote_missed_answer=opts["demote_missed_answer"],
+        grounded_quotes=opts["grounded_quotes"],
     )
     return provider, policy
 
@@ -74,5 +76,5 @@ def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None)
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
     names = ("model", "base_url", "api_key_env", "timeout", "retries", "layout", "mode", "retrieve_k",
              "evidence_k", "context_runes", "routes", "temperature", "max_tokens", "seed",
-             "demote_missed_answer", "burn", "sample_index")
+             "grounded_quotes", "demote_missed_answer", "burn", "sample_index")
     return {n: kwargs.pop(n) for n in names}
