@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from arborist.verify import Label, Reason, Verdict, VerifierPolicy, verifier_policy_hash, verify_answer
+from arborist.verify import (
+    Label,
+    Reason,
+    Verdict,
+    VerifierPolicy,
+    verifier_policy_hash,
+    verify_answer,
+)
 from arborist.verify.polarity import compare
 
 LEX = VerifierPolicy().lexicon()

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from arborist.answer.modes import ANSWER_MODELS
 
+
 class ContractReason(StrEnum):
     """The contract's verdict on a response; see REASONS for their meaning."""
 

@@ -36,8 +36,8 @@ import re
 from bisect import bisect_left
 from collections import Counter, deque
 from collections.abc import Callable
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from pydantic import BaseModel
 

@@ -29,7 +29,8 @@ with the support's words of the same pair by neighbourhood; it must meet a
 word of its own side (a negated word of a complementary pair counts as the
 other side: "not required" = "dispensable"). Meeting the other side is
 DIRECTION_MISMATCH; meeting none, for a pair marked `required`, is
-DIRECTION_UNSTATED: the claim asserts a direction its support never states.
+DIRECTION_UNSTATED: the claim asserts a direction its support never states
+near the claim's words (neighbourhood score below `STATED`).
 
 Comparison (COMPARISON_MISMATCH). When the claim compares ("A is more X
 than B", "A ... compared with B"), the support's comparison must not put A's
@@ -49,6 +50,7 @@ from arborist.verify.normalize import Token, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
 WINDOW = 5  # content stems on each side
+STATED = 0.5  # least neighbourhood score at which a support's direction word speaks of the claim's
 COMPARED_TERMS = 2  # content stems that name each compared term: before the comparative, after "than"
 MIN_BASE = 5
 # Words between a negator and its head that do not take the negation themselves.
@@ -145,9 +147,11 @@ class Text:
         return i > 0 and self.raw[self.tokens[i - 1].end : self.tokens[i].start] in ("-", "\u2010", "\u2011")
 
     def context(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
-        """The nearest WINDOW content stems on each side of token i."""
-        left = [s for s in self.stems[:i] if s][-WINDOW:]
-        right = [s for s in self.stems[i + 1 :] if s][:WINDOW]
+        """The nearest WINDOW content stems on each side of token i, within its clause."""
+        start = next((k for k in range(i, -1, -1) if self.breaks[k]), 0)
+        end = next((k for k in range(i + 1, len(self.tokens)) if self.breaks[k]), len(self.tokens))
+        left = [s for s in self.stems[start:i] if s][-WINDOW:]
+        right = [s for s in self.stems[i + 1 : end] if s][:WINDOW]
         return frozenset(left), frozenset(right)
 
 
@@ -176,15 +180,21 @@ def _occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool
     return out
 
 
-def _align(claim: Text, i: int, candidates: list[tuple[int, bool]], support: Text) -> tuple[int, bool, float] | None:
+def _align(
+    claim: Text, i: int, candidates: list[tuple[int, bool]], support: Text, same_word_bonus: bool = False
+) -> tuple[int, bool, float] | None:
     """The candidate whose neighbourhood best matches claim token i's, with its score. Left and right
-    sides are swapped at full weight only when one side is passive ("reduced by"), else at a quarter."""
+    sides are swapped at full weight only when one side is passive ("reduced by"), else at a quarter.
+    With `same_word_bonus`, a candidate event that uses the claim's very word (within its next three
+    words: "promotes degradation" for "degrading") scores one more."""
     if not candidates:
         return None
     ctx = claim.context(i)
+    own = claim.all_stems[i]
 
     def score(j: int) -> float:
-        return _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
+        base = _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
+        return base + (1.0 if same_word_bonus and own in support.all_stems[j : j + 4] else 0.0)
 
     best = max(candidates, key=lambda c: (score(c[0]), -c[0]))
     return best[0], best[1], score(best[0])
@@ -261,8 +271,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
         word = claim.tokens[i].surface if pairs else ""
         for pair, side in pairs:
             events = [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)]
-            hit = _align(claim, i, events, support)
-            if hit is None or hit[2] <= 0:
+            hit = _align(claim, i, events, support, same_word_bonus=True)
+            if hit is None or hit[2] < STATED:
                 continue
             stated = True
             j = hit[0]

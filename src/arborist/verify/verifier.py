@@ -56,7 +56,6 @@ from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
-from arborist.verify.slots import fills, question_slot
 from arborist.verify.schema import (
     Evidence,
     Item,
@@ -65,6 +64,7 @@ from arborist.verify.schema import (
     parse_answer,
     parse_evidence,
 )
+from arborist.verify.slots import fills, question_slot
 
 
 class ClaimChecks(BaseModel):
