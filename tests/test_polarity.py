@@ -144,3 +144,34 @@ def test_policy_lists_drive_the_check() -> None:
     assert Reason.DIRECTION_MISMATCH in strict.claims[0].reasons
     assert Reason.DIRECTION_MISMATCH not in lax.claims[0].reasons
     assert Reason.DIRECTION_MISMATCH not in off.claims[0].reasons
+
+
+# --- abbreviations ---------------------------------------------------------------------------------------------
+
+
+def test_abbreviation_defined_in_the_evidence_counts_in_either_form() -> None:
+    from arborist.verify.abbreviations import definitions, expand
+
+    text = "Panic-prone rats had high levels of orexin in the cerebrospinal fluid (CSF). CSF orexin rose with panic."
+    defs = definitions(text)
+    assert defs == {"CSF": "cerebrospinal fluid"}
+    assert expand("orexin in CSF", defs) == expand("orexin in cerebrospinal fluid", defs) == (
+        "orexin in cerebrospinal fluid (CSF)")
+    quote = "CSF orexin rose with panic."
+    v, c = lattice("Cerebrospinal fluid orexin rose with panic.", quote, text=text)
+    assert c.verdict is Verdict.VERIFIED_QUOTE, c.reasons
+
+
+def test_a_word_in_parentheses_that_spells_nothing_is_no_definition() -> None:
+    from arborist.verify.abbreviations import definitions
+
+    assert definitions("The trial enrolled adults (NOTE) over ten years.") == {}
+    assert definitions("prion protein (PrP) and glucagon-like peptide 1 (GLP-1)") == {
+        "PrP": "prion protein", "GLP-1": "glucagon-like peptide 1"}
+
+
+def test_incapable_negates_what_follows() -> None:
+    assert Reason.NEGATION_MISMATCH in reasons(
+        "Mice are incapable of producing neutralizing antibodies to the virus.",
+        "A single dose of the virus produced neutralizing antibodies in mice.",
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
-    "unable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
+    "unable", "incapable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
 )
 
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")

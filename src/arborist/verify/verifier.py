@@ -41,6 +41,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.checks import (
     Check,
     Claim,
@@ -211,12 +212,15 @@ def _verify_item(
 def _quote_backs_claim(
     claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy, lex: Lexicon
 ) -> bool:
-    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title)."""
+    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title).
+    Abbreviations the chunk, claim or quote define count in either form (see `abbreviations`)."""
     for chunk in cited:
-        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=quote), lex.negators)]
-        own[0].align_stems(claim.stems)
-        entities, _ = entities_check(claim, own)
-        paraphrase, _ = paraphrase_check(claim, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        defs = definitions(chunk.ev.text, claim.text, quote)
+        wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
+        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=expand(quote, defs)), lex.negators)]
+        own[0].align_stems(wide.stems)
+        entities, _ = entities_check(wide, own)
+        paraphrase, _ = paraphrase_check(wide, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if entities.passed and paraphrase.passed:
             return True
     return False
