@@ -13,7 +13,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_DB := .arborist/demo.db
 DEMO_CORPUS := src/arborist/demo/corpus
 
-.PHONY: demo test setup clean
+.PHONY: demo test lint setup clean
 
 setup: $(VENV)/.installed
 
@@ -38,9 +38,14 @@ demo: setup
 	@echo "--- a two-part question: watch the label when the model answers less than was asked"
 	$(BIN)/arborist query "How long is the refund window for annual plans, and what is the Team plan's price per seat?" --db $(DEMO_DB)
 
+# Lint and types: ruff and mypy (settings in pyproject.toml; new packages strict).
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+
 # Tests that need a local model run for real: the models are prepared first
 # and ARBORIST_REQUIRE_MODELS makes a missing one a failure, never a skip.
-test: setup
+test: lint
 	$(BIN)/arborist models prepare smollm2-135m
 	$(BIN)/arborist models prepare qwen2.5-1.5b
 	ARBORIST_REQUIRE_MODELS=1 $(BIN)/python -m pytest -q

@@ -25,11 +25,11 @@ from answer_quality import contains_gold, prepare
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
-from arborist.corpus.store import open_store
 from arborist.corpus.chunking import ChunkingSettings
+from arborist.corpus.store import open_store
 from arborist.evaluation.format import Question, load_evaluation
-from arborist.ingest import ingest_paths
 from arborist.governance.policy import build_policy
+from arborist.ingest import ingest_paths
 from arborist.models.local import LocalProvider
 from arborist.verify import VerifierPolicy
 

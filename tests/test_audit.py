@@ -289,7 +289,7 @@ def test_non_canonical_but_equal_body_is_named(chain: tuple[Path, CorpusStore, l
 
 
 def test_only_the_first_of_several_breaks_is_named(chain: tuple[Path, CorpusStore, list[AuditEvent]]) -> None:
-    path, store, events = chain
+    path, store, _ = chain
     attack(path, "UPDATE audit_events SET hash = 'sha256:x' WHERE seq IN (2, 4)", drop=("audit_no_update",))
     report = verify_chain(store.db)
     assert report.first_broken is not None and report.first_broken.seq == 2 and report.events == 2
@@ -315,7 +315,7 @@ def test_a_gap_after_the_head_is_named(chain: tuple[Path, CorpusStore, list[Audi
 
 
 def test_appending_after_a_break_keeps_it_broken(chain: tuple[Path, CorpusStore, list[AuditEvent]]) -> None:
-    path, store, events = chain
+    path, store, _ = chain
     attack(path, "UPDATE audit_events SET hash = 'sha256:x' WHERE seq = 5", drop=("audit_no_update",))
     append_event(store.db, "answer", {"n": 6})
     report = verify_chain(store.db)
@@ -376,7 +376,7 @@ def _event_count(store: CorpusStore) -> int:
 
 
 def _check_body(body: dict[str, Any], record: Any) -> None:
-    assert BODY_KEYS <= set(body)
+    assert set(body) >= BODY_KEYS
     assert body["kind"] == "answer"
     assert body["record_id"] == record.record_id
     assert body["governance_policy_hash"] == record.governance_policy_hash

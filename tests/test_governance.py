@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from arborist import engine
 from arborist.answer.modes import PROMPT_VERSION
@@ -293,9 +294,9 @@ def test_unknown_verifier_policy_field_lists_the_valid_fields() -> None:
 
 def test_policy_and_verifier_policy_are_frozen() -> None:
     pol, ver = policy(), VerifierPolicy()
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         pol.layout = "bookend"  # type: ignore[misc]
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         ver.max_evidence_ids = 1  # type: ignore[misc]
     assert pol.prompt_version == PROMPT_VERSION
 

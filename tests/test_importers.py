@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from arborist.cli import ArboristGroup
-from arborist.cli import datasets_cmd
+from arborist.cli import ArboristGroup, datasets_cmd
 from arborist.corpus import ChunkingSettings, open_store
 from arborist.corpus.loaders import load_documents
 from arborist.errors import InputError

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fault_server import FaultServer
 
 from arborist.errors import ArboristError
 from arborist.models import profiles
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.openai_compat import OpenAIProvider
 from arborist.models.registry import make_provider
+from fault_server import FaultServer
 
 MSGS = [Message(role="user", content="What is the answer?")]
 SCHEMA = {

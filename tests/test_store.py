@@ -287,9 +287,8 @@ def test_failed_ingest_leaves_store_exactly_as_before(
 
 def test_failed_first_ingest_leaves_an_empty_store(store_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fail_on_third_write(monkeypatch, RuntimeError("boom"))
-    with open_store(store_path, create=True) as s:
-        with pytest.raises(RuntimeError):
-            s.ingest(make_docs(), SMALL)
+    with open_store(store_path, create=True) as s, pytest.raises(RuntimeError):
+        s.ingest(make_docs(), SMALL)
     with open_store(store_path) as s:
         assert s.counts() == (0, 0)
         assert s.chunking() is None

@@ -20,8 +20,8 @@ from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.evidence.admission import EvidenceChunk, admit
 from arborist.governance.canonical import tagged_digest
-from arborist.ingest import embed_missing
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
+from arborist.ingest import embed_missing
 from arborist.models.base import Message, Provider
 from arborist.prompting.layouts import evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search

@@ -34,7 +34,7 @@ class ArboristGroup(click.Group):
             ctx.exit(130)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except Exception as exc:  # noqa: BLE001 - the CLI boundary
+        except Exception as exc:
             if os.environ.get("ARBORIST_DEBUG"):
                 raise
             click.echo(

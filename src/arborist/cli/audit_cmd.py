@@ -10,7 +10,6 @@ from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.governance.audit import list_events, verify_chain
 
-
 BROKEN_CHAIN_EXIT = 4
 
 

@@ -83,9 +83,10 @@ def verify_chain(db: sqlite3.Connection) -> ChainReport:
     ):
         count += 1
 
+        # Called at most once, in this iteration: the loop variables are the current event's.
         def broken(problem: str) -> ChainReport:
-            return ChainReport(events=count, ok=False, head_hash=prev,
-                               first_broken=BrokenLink(seq=seq, event_id=event_id, problem=problem))
+            return ChainReport(events=count, ok=False, head_hash=prev,  # noqa: B023
+                               first_broken=BrokenLink(seq=seq, event_id=event_id, problem=problem))  # noqa: B023
 
         if seq != expected_seq:
             return broken(f"sequence jumps from {expected_seq - 1} to {seq}: event(s) {expected_seq}..{seq - 1} were deleted")

@@ -77,7 +77,7 @@ def _fields_at(path: tuple[object, ...]) -> list[str]:
 def build_policy(**values: object) -> AnswerPolicy:
     """An AnswerPolicy from CLI/user values, with a one-line error for bad ones."""
     try:
-        return AnswerPolicy(**values)  # type: ignore[arg-type]
+        return AnswerPolicy(**values)
     except InputError:
         raise
     except ValidationError as exc:

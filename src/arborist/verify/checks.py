@@ -375,7 +375,7 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
         size = min(width, n)
         negs = chunk.negation_prefix
         hits: deque[int] = deque()  # positions of claim stems inside the window
-        counts: Counter[str] = Counter()
+        counts: Counter[str | None] = Counter()
         for right in range(n):
             stem = chunk.stems[right]
             if stem in claim.stems:
@@ -397,9 +397,10 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
             negated = bool(hits) and negs[hits[-1] + 1] > negs[max(0, hits[0] - NEGATION_LOOKBEHIND)]
             if negated == claim.negated and covered > best_same[0]:
                 best_same = (covered, chunk, first, right)
-    if best_any[1] is None:
+    covered, found, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])
+    if found is None:
         return Check(passed=False, score=0.0, detail="the cited evidence has no text"), [Reason.LOW_OVERLAP]
-    covered, chunk, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])
+    chunk = found
     score = covered / need
     window_stems = {s for s in chunk.stems[first : last + 1] if s}
     missing = sorted(claim.stems - window_stems)

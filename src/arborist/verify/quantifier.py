@@ -79,7 +79,7 @@ _RULES: list[tuple[QuantifierClass, str, re.Pattern[str]]] = [
     (QuantifierClass.COMPREHENSIVE, "exhaustive word (complete/full/entire/whole/everything/...)",
      re.compile(r"\b(?:complete|full|entire|whole|exhaustive|comprehensive|everything)\b")),
     (QuantifierClass.OPEN_REQUEST, "what/which/who are|were",
-     re.compile(rf"^(?:\w+ ){{0,3}}?(?:what|which|who) (?:are|were)\b")),
+     re.compile(r"^(?:\w+ ){0,3}?(?:what|which|who) (?:are|were)\b")),
     (QuantifierClass.OPEN_REQUEST, "what kinds|types|sorts of",
      re.compile(r"^(?:\w+ ){0,3}?(?:what|which) (?:kinds?|types?|sorts?) of\b")),
     (QuantifierClass.OPEN_REQUEST, "leading name/give/show/find/tell me",

@@ -134,10 +134,10 @@ def parse_answer(mode: str, answer: Any) -> ParsedAnswer:
             raise VerifyInputError(where, f"expected an object, got {_type(entry)}")
         if mode == "quote":
             eid = _string(entry.get("evidence_id"), f"{where}.evidence_id")
-            text = _string(entry.get("text"), f"{where}.text")
+            text = _string(entry.get("text"), f"{where}.text") or ""
             items.append(Item(i, text, [eid] if eid else [], text))
         else:
-            text = _string(entry.get("text"), f"{where}.text")
+            text = _string(entry.get("text"), f"{where}.text") or ""
             ids = _string_list(entry.get("evidence_ids"), f"{where}.evidence_ids")
             quote = _string(entry.get("quote"), f"{where}.quote", optional=True) if mode == "claim_lattice" else None
             items.append(Item(i, text, ids, (quote or "") if mode == "claim_lattice" else None))

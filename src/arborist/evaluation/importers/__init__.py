@@ -27,11 +27,12 @@ from arborist.corpus.documents import SourceDocument
 from arborist.errors import InputError
 from arborist.evaluation.format import write_evaluation
 from arborist.evaluation.importers._assembly import DatasetImport, WrittenImport
-from arborist.evaluation.importers._json import read_json
-from arborist.evaluation.importers.hotpotqa import import_hotpotqa, sentence_joiner
-from arborist.evaluation.importers.musique import import_musique, passage_id
+from arborist.evaluation.importers._json import read_json as read_json
+from arborist.evaluation.importers.hotpotqa import import_hotpotqa
+from arborist.evaluation.importers.hotpotqa import sentence_joiner as sentence_joiner
+from arborist.evaluation.importers.musique import import_musique
+from arborist.evaluation.importers.musique import passage_id as passage_id
 from arborist.evaluation.importers.squad import import_squad
-
 
 CORPUS_FILE = "corpus.json"
 EVALUATION_FILE = "evaluation.json"
@@ -67,7 +68,7 @@ def _corpus_json(docs: Iterable[SourceDocument]) -> str:
     return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
 
 
-def _stage(out_dir: Path, name: str, write: Callable[[Path], None]) -> Path:
+def _stage(out_dir: Path, name: str, write: Callable[[Path], object]) -> Path:
     """Write to a temp file beside the target, so os.replace can publish it whole."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out_dir)
     os.close(fd)

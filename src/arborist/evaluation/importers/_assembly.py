@@ -11,7 +11,6 @@ from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.errors import InputError
 from arborist.evaluation.format import Evaluation, Question
 
-
 # -- results ---------------------------------------------------------------
 
 
