@@ -38,7 +38,6 @@ from typing import Any
 
 from _common import require_shared_data
 from answer_quality import contains_gold
-
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record

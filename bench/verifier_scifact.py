@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from _common import require_shared_data
-
 from arborist.verify import Label, VerifierPolicy, verify_answer
 
 HUMAN = ("SUPPORT", "CONTRADICT", "NEI")

@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from arborist.answer import contract
-from arborist.answer.contract import REASONS, ContractReason, ContractResult, check_contract, parse_json_object
+from arborist.answer.contract import (
+    REASONS,
+    ContractReason,
+    ContractResult,
+    check_contract,
+    parse_json_object,
+)
 from arborist.answer.modes import ANSWER_MODELS, MODES, json_schema
 
 ADMITTED = ["E1", "E2", "E3"]

@@ -158,7 +158,7 @@ def test_abbreviation_defined_in_the_evidence_counts_in_either_form() -> None:
     assert expand("orexin in CSF", defs) == expand("orexin in cerebrospinal fluid", defs) == (
         "orexin in cerebrospinal fluid (CSF)")
     quote = "CSF orexin rose with panic."
-    v, c = lattice("Cerebrospinal fluid orexin rose with panic.", quote, text=text)
+    _, c = lattice("Cerebrospinal fluid orexin rose with panic.", quote, text=text)
     assert c.verdict is Verdict.VERIFIED_QUOTE, c.reasons
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from arborist.corpus.fts_query import words
 from arborist.text import STOPWORDS, content_tokens, stem_all
 
-__all__ = ["STOPWORDS", "MAX_PHRASE_TOKENS", "QueryTerms", "content_tokens", "stem_all", "stems_of"]
+__all__ = ["MAX_PHRASE_TOKENS", "STOPWORDS", "QueryTerms", "content_tokens", "stem_all", "stems_of"]
 
 # Phrases longer than this many tokens are not looked for verbatim; it bounds
 # the work a 100 KB question can cause.

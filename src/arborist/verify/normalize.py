@@ -36,8 +36,8 @@ _CHAR_MAP = str.maketrans(
 _WS = re.compile(r"\s+")
 # Greek letters as the words they are read as, so "β-catenin" and "beta-catenin" are the same tokens.
 _GREEK = str.maketrans({
-    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "κ": "kappa", "λ": "lambda",
-    "μ": "mu", "σ": "sigma", "τ": "tau", "ω": "omega",
+    "\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta", "\u03b5": "epsilon",
+    "\u03ba": "kappa", "\u03bb": "lambda", "\u03bc": "mu", "\u03c3": "sigma", "\u03c4": "tau", "\u03c9": "omega",
 })
 
 # Quote characters, straight and curly, single and double (for stripping).

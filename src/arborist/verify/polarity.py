@@ -173,9 +173,7 @@ def _occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool
     for j, s in enumerate(support.all_stems):
         if s == stem:
             out.append((j, False))
-        elif base is not None and s == base:
-            out.append((j, True))
-        elif _prefix_base(s, lex.prefixes) == stem:
+        elif (base is not None and s == base) or _prefix_base(s, lex.prefixes) == stem:
             out.append((j, True))
     return out
 
