@@ -4,17 +4,23 @@ Rules (all on the claim's *cited* chunks only):
 
 quote       The quote, normalised (`normalize.normalise`) and stripped of
             surrounding quote marks and trailing .,;:!?, occurs in one cited
-            chunk's normalised text. An ellipsis ("..." or "[...]") splits the
-            quote into fragments that must occur in that order in one chunk.
-            A quote with no content token ("the", "it is") does not count.
+            chunk's normalised text, or failing that its words do, in order
+            and contiguous, whatever marks stand between them (a reader's
+            comparison: inner quotation marks dropped, a comma or dash
+            missing). An ellipsis ("...", "\u2026", ". . .", "[...]", "(...)")
+            splits the quote into fragments that must occur in that order in
+            one chunk. A quote with no content token ("the", "it is") does
+            not count.
 
 span        The claim is carried by one contiguous span of one cited chunk:
             either its normalised text is a substring of the chunk, or the
             shortest window of the chunk holding every distinct content stem
             of the claim (any order) is at most
             max(ceil(span_window_factor * claim tokens), distinct stems) tokens
-            long, and the window and the claim agree on negation (both or
-            neither contain not/no/never/...).
+            long and lies within one sentence (so a claim's number cannot be
+            borrowed from the next sentence), the window and the claim agree
+            on negation (both or neither contain not/no/never/...), and the
+            window's sentence does not disagree with the claim (`polarity`).
 
 entities    Every number and every capitalised name of the claim occurs in the
             cited evidence (texts and titles together). Numbers compare by

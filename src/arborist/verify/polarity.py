@@ -49,6 +49,7 @@ from arborist.text import stem_all
 from arborist.verify.normalize import Token, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
+MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
 WINDOW = 5  # content stems on each side
 STATED = 0.5  # least neighbourhood score at which a support's direction word speaks of the claim's
 COMPARED_TERMS = 2  # content stems that name each compared term: before the comparative, after "than"
@@ -106,10 +107,13 @@ class Text:
     all_stems: list[str]  # a stem for every token, stopwords included
     breaks: list[bool]  # breaks[i]: a clause break between token i-1 and token i
     negated_heads: dict[int, int] = field(default_factory=dict)  # head index -> negator index
+    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
+    prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
+    _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, raw: str, lex: Lexicon) -> Text:
-        tokens = tokenise(raw)
+        tokens = tokenise(raw)[:MAX_TOKENS]
         stems = token_stems(tokens)
         all_stems = stem_all([t.norm for t in tokens]) if tokens else []
         breaks = [True] + [
@@ -118,6 +122,11 @@ class Text:
         ]
         text = cls(raw, tokens, stems, all_stems, breaks)
         text.negated_heads = text._heads(lex)
+        for j, s in enumerate(all_stems):
+            text.positions.setdefault(s, []).append(j)
+            base = _prefix_base(s, lex.prefixes)
+            if base is not None:
+                text.prefixed.setdefault(base, []).append(j)
         return text
 
     def _heads(self, lex: Lexicon) -> dict[int, int]:
@@ -147,12 +156,22 @@ class Text:
         return i > 0 and self.raw[self.tokens[i - 1].end : self.tokens[i].start] in ("-", "\u2010", "\u2011")
 
     def context(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
-        """The nearest WINDOW content stems on each side of token i, within its clause."""
-        start = next((k for k in range(i, -1, -1) if self.breaks[k]), 0)
-        end = next((k for k in range(i + 1, len(self.tokens)) if self.breaks[k]), len(self.tokens))
-        left = [s for s in self.stems[start:i] if s][-WINDOW:]
-        right = [s for s in self.stems[i + 1 : end] if s][:WINDOW]
-        return frozenset(left), frozenset(right)
+        """The nearest WINDOW content stems on each side of token i, within its clause (cached)."""
+        if i not in self._contexts:
+            left: list[str] = []
+            k = i
+            while k > 0 and not self.breaks[k] and len(left) < WINDOW:
+                k -= 1
+                if self.stems[k]:
+                    left.append(self.stems[k] or "")
+            right: list[str] = []
+            k = i + 1
+            while k < len(self.tokens) and not self.breaks[k] and len(right) < WINDOW:
+                if self.stems[k]:
+                    right.append(self.stems[k] or "")
+                k += 1
+            self._contexts[i] = (frozenset(left), frozenset(right))
+        return self._contexts[i]
 
 
 def _score(a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]], cross: float) -> float:
@@ -169,13 +188,10 @@ def _prefix_base(stem: str, prefixes: tuple[str, ...]) -> str | None:
 def _occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool]]:
     """(index, flipped) of support tokens that are `stem`, or its negative-prefixed form, or its base."""
     base = _prefix_base(stem, lex.prefixes)
-    out = []
-    for j, s in enumerate(support.all_stems):
-        if s == stem:
-            out.append((j, False))
-        elif (base is not None and s == base) or _prefix_base(s, lex.prefixes) == stem:
-            out.append((j, True))
-    return out
+    same = [(j, False) for j in support.positions.get(stem, [])]
+    flipped = [(j, True) for j in support.positions.get(base, [])] if base is not None else []
+    flipped += [(j, True) for j in support.prefixed.get(stem, [])]
+    return sorted(same + flipped)
 
 
 def _align(
@@ -263,12 +279,15 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
             add(Reason.NEGATION_MISMATCH, f"negation: the claim's '{c_word}' is '{s_word}' in its support")
 
     # direction, event by event (a word in several pairs needs one of them stated)
+    support_events = {
+        pair.name: [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)] for pair in lex.pairs
+    }
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := _side(pair, claim, i))]
         stated = False
         word = claim.tokens[i].surface if pairs else ""
         for pair, side in pairs:
-            events = [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)]
+            events = support_events[pair.name]
             hit = _align(claim, i, events, support, same_word_bonus=True)
             if hit is None or hit[2] < STATED:
                 continue
