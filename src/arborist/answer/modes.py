@@ -7,6 +7,7 @@ from them, so they cannot drift apart.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Any
 
@@ -123,8 +124,17 @@ def json_schema(
     return schema
 
 
+def grammar_safe(sentence: str) -> str:
+    """A sentence as an enum value the grammar builders can take: white space runs as one space, double
+    quotes and backslashes dropped (llama.cpp's schema-to-grammar converter was seen emitting a broken
+    grammar for an enum value with inner quotes). The verifier matches quotes word for word, so the
+    choice is still the block's own sentence."""
+    return re.sub(r"\s+", " ", sentence.replace('"', "").replace("\\", "")).strip()
+
+
 def _grounded_item(mode: str, eid: str, sentences: list[str]) -> dict[str, Any]:
-    quote = {"type": "string", "enum": list(dict.fromkeys(sentences))}
+    choices = [c for c in dict.fromkeys(grammar_safe(s) for s in sentences) if c]
+    quote = {"type": "string", "enum": choices}
     if mode == "quote":
         props: dict[str, Any] = {"evidence_id": {"type": "string", "enum": [eid]}, "text": quote}
     else:
