@@ -175,3 +175,25 @@ def test_incapable_negates_what_follows() -> None:
         "Mice are incapable of producing neutralizing antibodies to the virus.",
         "A single dose of the virus produced neutralizing antibodies in mice.",
     )
+
+
+# --- invariants on real text ---------------------------------------------------------------------------------
+
+
+@pytest.mark.data
+def test_no_real_sentence_disagrees_with_itself(shared_data) -> None:  # type: ignore[no-untyped-def]
+    """A claim that is its own quote has nothing to disagree with, however many times its words repeat."""
+    import json
+
+    from arborist.text import sentences
+
+    squad = json.loads((shared_data / "squad-single-hop" / "dev-v1.1-13-articles.json").read_text(encoding="utf-8"))
+    texts = [s for a in squad["data"] for p in a["paragraphs"] for s in sentences(p["context"])]
+    assert len(texts) > 3000
+    disagreeing = [s for s in texts if compare(s, s, LEX)]
+    assert disagreeing == []
+
+
+def test_claims_and_quotes_with_repeated_words_line_up_in_parallel() -> None:
+    text = "The role may be filled by a friend, who may hold any office, from Elder to Bishop, or no office at all."
+    assert reasons(text, text) == set()

@@ -210,7 +210,9 @@ def _align(
         base = _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
         return base + (1.0 if same_word_bonus and own in support.all_stems[j : j + 4] else 0.0)
 
-    best = max(candidates, key=lambda c: (score(c[0]), -c[0]))
+    # ties go to the candidate at the most similar relative position (claims and quotes run parallel)
+    where = i / max(1, len(claim.tokens))
+    best = max(candidates, key=lambda c: (score(c[0]), -abs(c[0] / max(1, len(support.tokens)) - where), -c[0]))
     return best[0], best[1], score(best[0])
 
 
