@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/retrieval_quality.py [--k 10] [--out DIR]
 
-For MuSiQue and HotpotQA in ../shared/data: `arborist datasets import` ->
+For SQuAD single-hop, MuSiQue and HotpotQA in ../shared/data: `arborist datasets import` ->
 `arborist ingest` -> evaluate arborist's fused list and each route alone,
 and bm25s (English stopwords, Snowball stemmer, title + text, the setup of
 ../shared/data/README.md) over the same passages with the same metric code.
@@ -14,47 +14,23 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-import bm25s
-import Stemmer
-
-from _common import require_shared_data
-from arborist.corpus.loaders import load_documents
+from _common import DATASETS, bm25s_ranked, prepare_set, require_shared_data
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.metrics import METRICS, score_query
 from arborist.evaluation.retrieval_eval import evaluate_retrieval
 from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, search_many
 
-DATASETS = {
-    "musique": ("musique/questions.json", "musique/corpus.json"),
-    "hotpotqa": ("hotpotqa/questions.json", "hotpotqa/corpus.json"),
-}
-
-
-def arborist_cli(*args: str) -> None:
-    exe = Path(sys.executable).parent / "arborist"
-    subprocess.run([str(exe), *args], check=True, stdout=subprocess.DEVNULL)
-
 
 def bm25s_rows(corpus_path: Path, eval_path: Path, k: int) -> dict[str, float]:
-    docs = load_documents([corpus_path])
-    stemmer = Stemmer.Stemmer("english")
-    retriever = bm25s.BM25()
-    retriever.index(
-        bm25s.tokenize([f"{d.title} {d.text}" for d in docs], stopwords="en", stemmer=stemmer, show_progress=False),
-        show_progress=False,
-    )
     evaluation = load_evaluation(eval_path)
     qs = [q for q in evaluation.questions if q.relevant_source_ids]
-    tokens = bm25s.tokenize([q.question for q in qs], stopwords="en", stemmer=stemmer, show_progress=False)
-    idx, _ = retriever.retrieve(tokens, k=k, show_progress=False)
-    per_q = [score_query([docs[i].source_id for i in row], set(q.relevant_source_ids), k) for q, row in zip(qs, idx)]
+    ranked = bm25s_ranked(corpus_path, [q.question for q in qs], k)
+    per_q = [score_query(row, set(q.relevant_source_ids), k) for q, row in zip(qs, ranked)]
     return {m: statistics.fmean(s[m] for s in per_q) for m in METRICS} | {"n": len(per_q)}
 
 
@@ -82,17 +58,12 @@ def main() -> None:
     print(f"| set | list | n | MRR | Recall@{k} | nDCG@{k} | hit@{k} | R@{k} vs bm25s |")
     print("|---|---|---|---|---|---|---|---|")
     timings = []
-    for name, (questions, corpus) in DATASETS.items():
-        out = work / name
-        if not (out / "evaluation.json").exists():
-            arborist_cli("datasets", "import", name, "--questions", str(data / questions),
-                         "--corpus", str(data / corpus), "--out", str(out))
-        db = out / "store.db"
-        arborist_cli("ingest", str(out / "corpus.json"), "--db", str(db))
-        base = bm25s_rows(out / "corpus.json", out / "evaluation.json", k)
+    for name in DATASETS:
+        db, eval_path, corpus_path = prepare_set(name, data, work)
+        base = bm25s_rows(corpus_path, eval_path, k)
         print(f"| {name} | bm25s | {base['n']} | {base['mrr']:.3f} | {base['recall']:.3f} | "
               f"{base['ndcg']:.3f} | {base['hit']:.3f} | — |")
-        evaluation = load_evaluation(out / "evaluation.json")
+        evaluation = load_evaluation(eval_path)
         with open_store(db) as store:
             report, _ = evaluate_retrieval(store, evaluation, SearchSettings(), k=k)
             no_bridge, _ = evaluate_retrieval(

@@ -44,11 +44,33 @@ def test_bridge_reaches_the_entity_the_question_never_names(tmp_path: Path) -> N
     with _store(tmp_path) as store:
         lexical = search(store, question, SearchSettings(routes=parse_routes("bm25,title")))
         bridged = search(store, question, SearchSettings(routes=parse_routes("bm25,title,bridge")))
-    assert bridged.route_rankings["bridge"][0].startswith(next(h.doc_id for h in bridged.results if h.source_id == "director"))
+    seeds = [h.chunk_id for h in lexical.results[: SearchSettings().bridge_seeds]]
+    director = next(h.doc_id for h in bridged.results if h.source_id == "director")
+    # The route ranks its seeds first, then the pages they name.
+    assert bridged.route_rankings["bridge"][: len(seeds)] == seeds
+    assert bridged.route_rankings["bridge"][len(seeds)].startswith(director)
     rank = {h.source_id: h.rank for h in bridged.results}
     before = {h.source_id: h.rank for h in lexical.results}
     assert "director" not in before
-    assert rank["director"] <= 2  # the tuned bridge weight may even lift it above its seed
+    assert rank["film"] == before["film"] == 1  # the bridged page never displaces the question's own best match
+    assert rank["director"] == len(seeds) + 1
+
+
+def test_titles_shared_by_several_documents_are_not_followed(tmp_path: Path) -> None:
+    docs = [*DOCS, ("director-2", "Orla Fennimore", "Another page with the same title.")]
+    with open_store(tmp_path / "s.db", create=True) as store:
+        store.ingest([SourceDocument.create(i, t, x) for i, t, x in docs], ChunkingSettings())
+        assert TitleIndex(store.titles()).mentions("Directed by Orla Fennimore.") == []
+
+
+def test_the_title_index_follows_an_in_process_re_ingest(tmp_path: Path) -> None:
+    from arborist.retrieval.bridge import title_index
+
+    with _store(tmp_path) as store:
+        assert [d for d, _ in title_index(store).mentions("Wren Aldous")] == []
+        store.ingest([SourceDocument.create("wren", "Wren Aldous", "A new page.")], ChunkingSettings())
+        wren = next(d for d, s in store.source_ids().items() if s == "wren")
+        assert [d for d, _ in title_index(store).mentions("Wren Aldous")] == [wren]
 
 
 def test_bridge_alone_is_refused(tmp_path: Path) -> None:

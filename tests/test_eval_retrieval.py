@@ -113,3 +113,29 @@ def test_reingest_embeds_only_new_or_changed_chunks(run_cli, tmp_path: Path) -> 
         assert store.info()["vectors"] == {"all-MiniLM-L6-v2-onnx-int8": 2}
     hit = json.loads(run_cli("search", "how long are beta logs kept", "--db", db, "--routes", "dense", "--json").stdout)
     assert hit["results"][0]["source_id"] == "b.md" and hit["results"][0]["routes"] == {"dense": 1}
+
+
+def test_an_evaluation_mixing_kinds_is_reported_per_kind(run_cli, demo_db: Path, tmp_path: Path) -> None:
+    with open_store(demo_db) as store:
+        digest = store.digest()
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps(_evaluation(digest, [
+        {"id": "one", "question": "How long is the refund window for annual plans?",
+         "relevant_source_ids": ["billing/refund-policy.md"]},
+        {"id": "two", "question": "What is the refund window and the Team plan's price per seat?",
+         "relevant_source_ids": ["billing/refund-policy.md", "plans/pricing.md"]},
+    ])))
+    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report["by_kind"]) == {"single-hop", "multi-hop"}
+    assert [r["n"] for r in report["by_kind"]["single-hop"]] == [1, 1, 1, 1]
+    assert [r["list"] for r in report["by_kind"]["multi-hop"]] == ["fused", "bm25", "title", "phrase"]
+    text = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL)
+    assert "single-hop questions" in text.stdout and "multi-hop questions" in text.stdout
+
+
+def test_a_single_kind_evaluation_has_no_per_kind_rows(run_cli, demo_db: Path, demo_eval: Path) -> None:
+    report = json.loads(run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", demo_eval,
+                                "--routes", LEXICAL, "--json").stdout)
+    assert report["by_kind"] == {}

@@ -29,7 +29,7 @@ from arborist.governance.policy import GOVERNANCE_TAG, AnswerPolicy, build_polic
 from arborist.ingest import ingest_paths
 from arborist.models.base import GenerationSettings
 from arborist.models.scripted import NO_RESPONSE, ScriptedProvider
-from arborist.retrieval.search import DEFAULT_ROUTE_WEIGHTS, SearchSettings
+from arborist.retrieval.search import SearchSettings
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import PolicyError, VerifierPolicy, verifier_policy_hash
 
@@ -120,9 +120,10 @@ POLICY_CHANGES: list[tuple[str, dict[str, object]]] = [
     ("prompt_version", {"prompt_version": "v2"}),
     ("max_reminder_chars", {"max_reminder_chars": 64}),
     ("routes", {"search": SearchSettings(routes=("bm25", "title"))}),
-    ("route weights", {"search": LEXICAL.model_copy(update={"route_weights": {**DEFAULT_ROUTE_WEIGHTS, "bm25": 2.0}})}),
+    ("route weights", {"search": LEXICAL.model_copy(update={"route_weights": {"bm25": 2.0}})}),
     ("retrieve k", {"search": LEXICAL.model_copy(update={"k": 21})}),
-    ("rrf_k", {"search": LEXICAL.model_copy(update={"rrf_k": 60})}),
+    ("rrf_k", {"search": LEXICAL.model_copy(update={"rrf_k": 30})}),
+    ("fusion", {"search": LEXICAL.model_copy(update={"fusion": "rrf"})}),
     ("title_filter", {"search": LEXICAL.model_copy(update={"title_filter": True})}),
 ]
 
@@ -185,7 +186,7 @@ def test_policy_hash_formats() -> None:
 
 
 def test_equal_answer_policies_built_in_different_orders_hash_equal() -> None:
-    weights = dict(DEFAULT_ROUTE_WEIGHTS)
+    weights = {"bm25": 1.0, "title": 0.5, "phrase": 2.0}
     reversed_weights = dict(reversed(list(weights.items())))
     a = build_policy(
         model_id=MODEL_ID, layout="bookend", mode="quote", evidence_k=4, context_runes=5000,

@@ -11,7 +11,7 @@ from arborist.corpus import CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.retrieval import SearchSettings, search
 from arborist.retrieval.analysis import stems_of
-from arborist.retrieval.fusion import DEFAULT_RRF_K, rrf
+from arborist.retrieval.fusion import DEFAULT_RRF_K, normalised_sum, rrf, tied_ranks
 from arborist.retrieval.routes import ROUTES
 from arborist.retrieval.search import DEFAULT_ROUTES, FILTER_ACCEPT_ROUTES, parse_routes
 from conftest import ALLUSION_QUESTION, ALLUSION_SENTENCE, DEMO
@@ -71,6 +71,24 @@ def test_rrf_ties_break_by_best_rank_then_item() -> None:
     # Equal scores and equal best ranks: the lower item id wins.
     fused = rrf({"a": [8], "b": [3]})
     assert [item for item, _, _ in fused] == [3, 8]
+
+
+def test_rrf_equal_scores_share_the_better_rank() -> None:
+    assert tied_ranks([9.0, 5.0, 5.0, 5.0, 1.0]) == [1, 2, 2, 2, 5]
+    fused = rrf({"title": [4, 5, 6]}, k=10, scores={"title": [3.0, 3.0, 1.0]})
+    assert [(item, ranks) for item, _, ranks in fused] == [(4, {"title": 1}), (5, {"title": 1}), (6, {"title": 3})]
+    assert fused[0][1] == fused[1][1] == pytest.approx(1 / 11)
+
+
+def test_normalised_sum_hand_computed_example() -> None:
+    fused = normalised_sum({"a": [(10, 9.0), (20, 5.0), (30, 1.0)], "b": [(30, 0.8), (10, 0.4)]}, weights={"b": 2.0})
+    expected = {10: 1.0 + 0.0, 20: 0.5, 30: 0.0 + 2.0}
+    assert [item for item, _, _ in fused] == [30, 10, 20]
+    for item, score, _ in fused:
+        assert score == pytest.approx(expected[item])
+    assert dict((item, ranks) for item, _, ranks in fused) == {10: {"a": 1, "b": 2}, 20: {"a": 2}, 30: {"a": 3, "b": 1}}
+    # A list of equal scores (one hit, or a document's chunks sharing a title) counts as all best.
+    assert normalised_sum({"t": [(4, 3.0), (5, 3.0)]}) == [(4, 1.0, {"t": 1}), (5, 1.0, {"t": 1})]
 
 
 def test_rrf_empty() -> None:
@@ -184,15 +202,21 @@ def test_results_carry_per_route_ranks(allusion_store: CorpusStore) -> None:
     for hit in result.results:
         assert hit.routes and set(hit.routes) <= set(result.route_rankings) <= set(DEFAULT_ROUTES)
         for name, rank in hit.routes.items():
-            assert result.route_rankings[name][rank - 1] == hit.chunk_id
+            # Equal route scores share the better rank (a document's chunks share its title score).
+            assert 1 <= rank <= result.route_rankings[name].index(hit.chunk_id) + 1
         assert hit.chunk_id.startswith(hit.doc_id + "#chunk-")
     scores = [h.score for h in result.results]
     assert scores == sorted(scores, reverse=True)
-    # Fused score is the weighted RRF sum of the listed ranks (rounded to 6 places).
-    cfg = SearchSettings()
-    for hit in result.results:
-        expected = sum(cfg.route_weights.get(n, 1.0) / (cfg.rrf_k + r) for n, r in hit.routes.items())
-        assert hit.score == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_bridge_stage_keeps_the_first_stage_top_results_in_place(allusion_store: CorpusStore) -> None:
+    question = "how do I keep a sourdough starter healthy in the fridge"
+    first_stage = tuple(r for r in DEFAULT_ROUTES if r != "bridge")
+    without = search(allusion_store, question, SearchSettings(routes=first_stage))
+    with_bridge = search(allusion_store, question, SearchSettings())
+    n = SearchSettings().bridge_seeds
+    assert [h.chunk_id for h in with_bridge.results[:n]] == [h.chunk_id for h in without.results[:n]]
+    assert with_bridge.route_rankings["bridge"][:n] == [h.chunk_id for h in without.results[:n]]
 
 
 @pytest.mark.parametrize("k", [1, 3, 50])

@@ -36,7 +36,9 @@ STOPWORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
+    stemmer = Stemmer.Stemmer("english")
+    stemmer.maxCacheSize = 200_000  # indexing stems millions of tokens from a modest vocabulary
+    return stemmer
 
 
 def stem_all(tokens: list[str]) -> list[str]:

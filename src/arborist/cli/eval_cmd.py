@@ -12,9 +12,18 @@ from rich.table import Table
 from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
-from arborist.evaluation.retrieval_eval import evaluate_retrieval
+from arborist.evaluation.retrieval_eval import MetricRow, evaluate_retrieval
 from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchSettings, parse_routes
+from arborist.retrieval.search import DEFAULT_ROUTES, FUSIONS, Fusion, SearchSettings, parse_routes
+
+
+def _table(title: str, rows: list[MetricRow], k: int) -> Table:
+    table = Table(title=title)
+    for col in ("list", "n", "MRR", f"Recall@{k}", f"nDCG@{k}", f"hit@{k}"):
+        table.add_column(col, justify="left" if col == "list" else "right")
+    for r in rows:
+        table.add_row(r.list, str(r.n), f"{r.mrr:.3f}", f"{r.recall:.3f}", f"{r.ndcg:.3f}", f"{r.hit:.3f}")
+    return table
 
 
 @click.group("eval")
@@ -31,10 +40,12 @@ def eval_group() -> None:
               help=f"Routes to fuse; valid: {', '.join(route_names())}.")
 @click.option("--title-filter/--no-title-filter", default=False, show_default=True,
               help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
+@click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
+              help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
 @click.option("--per-query", type=click.Path(path_type=Path, dir_okay=False),
               help="Write one JSON line of scores per measured question here.")
 @json_option
-def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool,
+def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool, fusion: Fusion,
               per_query: Path | None, as_json: bool) -> None:
     """MRR, Recall@k, nDCG@k and hit rate@k of the fused list and of each route alone.
 
@@ -42,7 +53,7 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter
     computed on the ranked list before any evidence cutoff.
     """
     evaluation = load_evaluation(evaluation_path)
-    settings = SearchSettings(routes=parse_routes(routes), title_filter=title_filter)
+    settings = SearchSettings(routes=parse_routes(routes), title_filter=title_filter, fusion=fusion)
     console = Console(stderr=True)
     with open_store(db) as store, Progress(
         TextColumn("searching"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -62,12 +73,10 @@ def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter
     if as_json:
         print_json(report.model_dump())
         return
-    table = Table(title=f"retrieval @ {k}: {report.measured} questions measured")
-    for col in ("list", "n", "MRR", f"Recall@{k}", f"nDCG@{k}", f"hit@{k}"):
-        table.add_column(col, justify="left" if col == "list" else "right")
-    for r in report.rows:
-        table.add_row(r.list, str(r.n), f"{r.mrr:.3f}", f"{r.recall:.3f}", f"{r.ndcg:.3f}", f"{r.hit:.3f}")
-    Console().print(table)
+    out = Console()
+    out.print(_table(f"retrieval @ {k}: {report.measured} questions measured", report.rows, k))
+    for kind, kind_rows in report.by_kind.items():
+        out.print(_table(f"{kind} questions", kind_rows, k))
     if report.unmeasured:
         click.echo(f"not measured ({len(report.unmeasured)}):")
         for u in report.unmeasured:

@@ -13,7 +13,7 @@ from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.retrieval import SearchSettings, search
 from arborist.retrieval.routes import route_names
-from arborist.retrieval.search import DEFAULT_ROUTES, SearchResult, parse_routes, search_many
+from arborist.retrieval.search import DEFAULT_ROUTES, FUSIONS, Fusion, SearchResult, parse_routes, search_many
 
 RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
 
@@ -62,6 +62,8 @@ def _warn_unavailable(result: SearchResult) -> bool:
 )
 @click.option("--title-filter/--no-title-filter", default=False, show_default=True,
               help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
+@click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
+              help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
 @click.option(
     "--queries",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -74,13 +76,14 @@ def search_command(
     k: int,
     routes: str,
     title_filter: bool,
+    fusion: Fusion,
     queries: Path | None,
     as_json: bool,
 ) -> None:
     """Rank chunks of --db for QUESTION by fusing the retrieval routes with RRF."""
     if (question is None) == (queries is None):
         raise InputError("give either a QUESTION or --queries FILE.jsonl (not both)")
-    settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=title_filter)
+    settings = SearchSettings(k=k, routes=parse_routes(routes), title_filter=title_filter, fusion=fusion)
     with open_store(db) as store:
         if queries is not None:
             batch = list(_read_queries(queries))  # a bad line fails before any output

@@ -8,7 +8,7 @@ operator (AND, NEAR, `*`, `-`, column filters, parentheses).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -28,13 +28,4 @@ def any_of(tokens: Iterable[str], column: str | None = None) -> str:
     if not unique:
         return ""
     expr = " OR ".join(_literal(t) for t in unique)
-    return f"{{{column}}} : ({expr})" if column else expr
-
-
-def any_phrase(phrases: Iterable[Sequence[str]], column: str | None = None) -> str:
-    """`"a b c" OR "d e f"`: each phrase must occur verbatim (modulo stemming)."""
-    unique = list(dict.fromkeys(" ".join(p) for p in phrases if p))
-    if not unique:
-        return ""
-    expr = " OR ".join(_literal(p) for p in unique)
     return f"{{{column}}} : ({expr})" if column else expr

@@ -127,4 +127,21 @@ def m004_audit_no_replace(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m005_derived_indexes(db: sqlite3.Connection) -> None:
+    """Indexes derived from the chunks (e.g. the in-memory BM25 matrix), saved so a
+    re-opened store need not rebuild them; each is tagged with the store generation
+    it was built from and is ignored once the chunks change."""
+    _run(
+        db,
+        """
+        CREATE TABLE derived_indexes (
+            name       TEXT PRIMARY KEY,
+            generation INTEGER NOT NULL,
+            data       BLOB NOT NULL
+        )
+        """,
+    )
+
+
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -80,7 +80,7 @@ class CorpusStore:
         self.path = path
         self.db = db
         self._vector_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._titles: list[tuple[str, str, int]] | None = None
+        self._titles: tuple[int, list[tuple[str, str, int]]] | None = None
 
     # -- lifecycle -------------------------------------------------------
 
@@ -123,6 +123,40 @@ class CorpusStore:
 
     def digest(self) -> str:
         return self._meta("corpus_digest") or corpus_digest([])
+
+    def generation(self) -> int:
+        """A counter bumped by every ingest that changes chunks.
+
+        Anything derived from the chunks (title index, BM25 matrix) is keyed
+        on it; unlike the corpus digest it also changes when only rowids move
+        (a document changed and changed back) or the chunking changes.
+        """
+        return int(self._meta("generation") or 0)
+
+    def derived(self, name: str, generation: int) -> bytes | None:
+        """The saved derived index `name` if it was built at `generation`, else None."""
+        row = self.db.execute(
+            "SELECT data FROM derived_indexes WHERE name = ? AND generation = ?", (name, generation)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def put_derived(self, name: str, generation: int, data: bytes) -> bool:
+        """Save a derived index unless the chunks changed meanwhile; False if it could not be saved.
+
+        A read-only or busy store is not an error: the caller keeps its
+        in-memory copy and the next open builds it again.
+        """
+        try:
+            with self.transaction():
+                if self.generation() != generation:
+                    return False
+                self.db.execute(
+                    "INSERT OR REPLACE INTO derived_indexes(name, generation, data) VALUES (?, ?, ?)",
+                    (name, generation, data),
+                )
+        except sqlite3.OperationalError:
+            return False
+        return True
 
     def schema_version(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM migrations").fetchone()[0]
@@ -217,6 +251,9 @@ class CorpusStore:
                     report.chunks_written += self._write_chunks(new_id, doc.text, doc.title, settings)
                 if progress is not None:
                     progress(1)
+            if report.chunks_written or report.updated or report.rechunked:
+                self._set_meta("generation", str(self.generation() + 1))
+                self.db.execute("DELETE FROM derived_indexes")
             if report.added or report.updated or previous is None:
                 self._set_meta("corpus_digest", corpus_digest(self.iter_documents()))
                 self._set_meta("updated_at", datetime.now(UTC).isoformat(timespec="seconds"))
@@ -227,13 +264,20 @@ class CorpusStore:
         return report
 
     def titles(self) -> list[tuple[str, str, int]]:
-        """(doc_id, title, rowid of the document's first chunk) for every document, cached."""
-        if self._titles is None:
-            self._titles = self.db.execute(
-                "SELECT d.doc_id, d.title, MIN(c.id) FROM documents d JOIN chunks c USING(doc_id) "
-                "GROUP BY d.doc_id"
-            ).fetchall()
-        return self._titles
+        """(doc_id, title, rowid of the document's first chunk) for every document.
+
+        Cached per generation, so an ingest by another process is seen too.
+        """
+        generation = self.generation()
+        if self._titles is None or self._titles[0] != generation:
+            self._titles = (
+                generation,
+                self.db.execute(
+                    "SELECT d.doc_id, d.title, MIN(c.id) FROM documents d JOIN chunks c USING(doc_id) "
+                    "GROUP BY d.doc_id"
+                ).fetchall(),
+            )
+        return self._titles[1]
 
     # -- vectors ---------------------------------------------------------
 
@@ -307,6 +351,24 @@ class CorpusStore:
                 part,
             ):
                 out.append((row[0], ChunkRow(*row[1:])))
+        return out
+
+    def iter_chunks(self) -> Iterator[tuple[int, ChunkRow]]:
+        """(rowid, chunk) for every chunk in rowid order: what derived indexes are built from."""
+        for row in self.db.execute(
+            f"SELECT c.id, {_CHUNK_COLUMNS} FROM chunks c JOIN documents d USING(doc_id) ORDER BY c.id"
+        ):
+            yield row[0], ChunkRow(*row[1:])
+
+    def texts_by_rowid(self, rowids: Iterable[int]) -> dict[int, str]:
+        """Chunk texts only (no join): what a verbatim check over many candidates needs."""
+        ids = list(rowids)
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update(self.db.execute(
+                f"SELECT id, text FROM chunks WHERE id IN ({','.join('?' * len(part))})", part
+            ).fetchall())
         return out
 
     def chunks_by_rowid(self, rowids: Iterable[int]) -> dict[int, ChunkRow]:

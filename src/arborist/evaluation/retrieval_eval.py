@@ -22,9 +22,19 @@ from arborist.retrieval.search import SearchSettings, search_many
 FUSED = "fused"
 
 
+SINGLE_HOP = "single-hop"
+MULTI_HOP = "multi-hop"
+
+
+def question_kind(relevant_source_ids: list[str]) -> str:
+    """single-hop: one relevant document answers it; multi-hop: the answer needs two or more."""
+    return SINGLE_HOP if len(set(relevant_source_ids)) == 1 else MULTI_HOP
+
+
 class QueryScores(BaseModel):
     id: str
     question: str
+    kind: str = Field(description="single-hop (one relevant document) or multi-hop (two or more).")
     relevant_source_ids: list[str]
     ranked_source_ids: list[str] = Field(description="Fused list, deduplicated, cut at k.")
     scores: dict[str, dict[str, float]] = Field(description="{list: {metric: value}}; list = fused or a route")
@@ -49,9 +59,23 @@ class RetrievalReport(BaseModel):
     corpus_digest: str
     settings: SearchSettings
     rows: list[MetricRow]
+    by_kind: dict[str, list[MetricRow]] = Field(
+        default_factory=dict,
+        description="The same rows per question kind, when the evaluation mixes kinds.",
+    )
     measured: int
     unmeasured: list[Unmeasured]
     unavailable_routes: dict[str, str]
+
+
+def metric_rows(per_query: list[QueryScores], lists: list[str]) -> list[MetricRow]:
+    """Mean of every metric per list (fused, then each route) over the questions given."""
+    rows = []
+    for name in lists:
+        values = [pq.scores[name] for pq in per_query if name in pq.scores]
+        means = {m: statistics.fmean(v[m] for v in values) if values else float("nan") for m in METRICS}
+        rows.append(MetricRow(list=name, n=len(values), **means))
+    return rows
 
 
 def ranked_sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
@@ -96,19 +120,19 @@ def evaluate_retrieval(
             scores[name] = score_query(ranked_sources(chunk_ids, doc_source), relevant, k)
         per_query.append(
             QueryScores(
-                id=q.id, question=q.question, relevant_source_ids=q.relevant_source_ids,
+                id=q.id, question=q.question, kind=question_kind(q.relevant_source_ids),
+                relevant_source_ids=q.relevant_source_ids,
                 ranked_source_ids=fused[:k], scores=scores,
             )
         )
         if progress is not None:
             progress(1)
-    rows = []
-    for name in [FUSED, *[r for r in settings.routes if r not in unavailable]]:
-        values = [pq.scores[name] for pq in per_query if name in pq.scores]
-        means = {m: statistics.fmean(v[m] for v in values) if values else float("nan") for m in METRICS}
-        rows.append(MetricRow(list=name, n=len(values), **means))
+    lists = [FUSED, *[r for r in settings.routes if r not in unavailable]]
+    kinds = sorted({pq.kind for pq in per_query})
     report = RetrievalReport(
-        k=k, corpus_digest=store.digest(), settings=settings, rows=rows,
+        k=k, corpus_digest=store.digest(), settings=settings, rows=metric_rows(per_query, lists),
+        by_kind={kind: metric_rows([pq for pq in per_query if pq.kind == kind], lists) for kind in kinds}
+        if len(kinds) > 1 else {},
         measured=len(per_query), unmeasured=unmeasured, unavailable_routes=unavailable,
     )
     return report, per_query

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -24,7 +25,6 @@ class QueryTerms:
     content: list[str]
     content_stems: frozenset[str]
 
-    stem_pattern: re.Pattern[str] | None = field(default=None, compare=False)
     vector: np.ndarray | None = field(default=None, compare=False)
 
     @classmethod
@@ -39,8 +39,12 @@ class QueryTerms:
             tokens=tokens,
             content=content,
             content_stems=stems,
-            stem_pattern=_stems_pattern(stems),
         )
+
+    @cached_property
+    def stem_pattern(self) -> re.Pattern[str] | None:
+        """Compiled on first use: only the keyword route needs it (a compile costs more than a BM25 lookup)."""
+        return _stems_pattern(self.content_stems)
 
     def covered(self, text: str) -> int:
         """How many distinct content stems occur in `text` as word prefixes.
@@ -75,5 +79,21 @@ def _stems_pattern(stems: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(" + "|".join(bodies) + ")")
 
 
+def occurs_as_words(needle: str, text: str) -> bool:
+    """`needle` occurs in `text` with a non-word character (or an end) on both sides."""
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
+def index_terms(text: str) -> list[str]:
+    """The terms BM25 indexes and looks up: stemmed content tokens, in order, repeats kept."""
+    return stem_all(content_tokens(words(text)))
+
+
 def stems_of(text: str) -> frozenset[str]:
-    return frozenset(stem_all(content_tokens(words(text))))
+    return frozenset(index_terms(text))

@@ -12,11 +12,12 @@ from collections.abc import Callable
 import numpy as np
 
 from arborist import embedding
-from arborist.corpus.fts_query import any_of, any_phrase
+from arborist.corpus.fts_query import any_of
 from arborist.corpus.store import CorpusStore
 from arborist.errors import ArboristError
-from arborist.retrieval.analysis import QueryTerms
+from arborist.retrieval.analysis import QueryTerms, occurs_as_words, stems_of
 from arborist.retrieval.bridge import bridge_ranking
+from arborist.retrieval.lexical_index import lexical_index
 
 
 class RouteUnavailable(ArboristError):
@@ -46,19 +47,27 @@ def route(name: str) -> Callable[[Route], Route]:
 
 @route("bm25")
 def body_bm25(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
-    """Ordinary topical match: BM25 over chunk bodies for the question's content words."""
-    tokens = terms.content or terms.tokens
-    return store.fts(any_of(tokens, column="body"), depth)
+    """Ordinary topical match: BM25 over chunk bodies for the question's content words.
+
+    A question of stopwords only ("Who was it?") has no indexed term; FTS5,
+    which indexes every word, answers it instead.
+    """
+    if not terms.content_stems:
+        return store.fts(any_of(terms.tokens, column="body"), depth)
+    index = lexical_index(store)
+    return index.top(index.body_scores(terms.content_stems), depth)
 
 
 @route("title")
 def title_match(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
-    """The entity the question names: BM25 over document titles, earliest chunk first on ties."""
-    hits = store.fts(any_of(terms.content, column="title"), depth * 4)
-    # Every chunk of a document shares its title score; keep the lowest rowid
-    # (first chunk) first so one long document does not flood the list.
-    hits.sort(key=lambda h: (-round(h[1], 9), h[0]))
-    return hits[:depth]
+    """The entity the question names: BM25 over document titles.
+
+    Every chunk of a document shares its title's score (fusion ranks equal
+    scores equally), so the title says which document and the other routes
+    say which of its chunks.
+    """
+    index = lexical_index(store)
+    return index.top(index.title_scores(terms.content_stems), depth)
 
 
 @route("keyword")
@@ -84,17 +93,38 @@ def core_keywords(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
 def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
     """Verbatim 6- and 5-token windows of the question: catches allusions and quotations.
 
-    6-gram hits rank above 5-gram-only hits; BM25 orders within each.
+    Score: 1000 x the longest window found + the number of windows found, so
+    6-gram hits rank above 5-gram-only hits. Candidates are the chunks that
+    hold every content word of a window (from the lexical index's postings);
+    a candidate matches when its lower-cased text holds the window's words
+    joined by single spaces, as whole words. FTS5 phrase MATCH read the
+    position lists of every stopword in every window: ~60 ms a question at
+    6k chunks.
     """
-    seen: set[int] = set()
-    out: list[tuple[int, float]] = []
-    for n, bonus in ((6, 1000.0), (5, 0.0)):
-        for rowid, score in store.fts(any_phrase(terms.ngrams(n), column="body"), depth):
-            if rowid not in seen:
-                seen.add(rowid)
-                out.append((rowid, bonus + score))
-    out.sort(key=lambda h: -h[1])
-    return out[:depth]
+    windows = [(n, gram) for n in (6, 5) for gram in terms.ngrams(n)]
+    if not windows:
+        return []
+    found = lexical_index(store).containing_all([stems_of(" ".join(gram)) for _, gram in windows])
+    if not any(len(f) for f in found):
+        return []
+    # Only the `depth` chunks that hold the words of the most windows are read
+    # and checked: a chunk quoting the question holds the words of every
+    # window it quotes, and the route returns no more than `depth` anyway.
+    rowids, counts = np.unique(np.concatenate(found), return_counts=True)
+    checked = rowids[np.lexsort((rowids, -counts))[:depth]]
+    texts = store.texts_by_rowid(checked.tolist())
+    lowered: dict[int, str] = {}
+    scores: dict[int, float] = {}
+    for (n, gram), candidates in zip(windows, found):
+        needle = " ".join(gram)
+        for rowid in np.intersect1d(candidates, checked, assume_unique=True).tolist():
+            text = lowered.get(rowid)
+            if text is None:
+                text = lowered[rowid] = texts[rowid].lower()
+            if occurs_as_words(needle, text):
+                scores[rowid] = max(scores.get(rowid, 0.0), 1000.0 * n) + 1.0
+    ranked = sorted(scores.items(), key=lambda h: (-h[1], h[0]))
+    return ranked[:depth]
 
 
 @route("dense")

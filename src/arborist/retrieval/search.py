@@ -7,7 +7,8 @@ that removed it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -16,16 +17,13 @@ from arborist import embedding
 from arborist.corpus.store import ChunkRow, CorpusStore
 from arborist.errors import InputError
 from arborist.retrieval.analysis import QueryTerms, stems_of
-from arborist.retrieval.fusion import rrf
+from arborist.retrieval.fusion import DEFAULT_RRF_K, normalised_sum, rrf
+from arborist.retrieval.lexical_index import lexical_index
 from arborist.retrieval.routes import ROUTES, STAGED_ROUTES, RouteUnavailable, route_names
 
 DEFAULT_ROUTES = ("bm25", "title", "phrase", "dense", "bridge")
-# Chosen by bench/tune_fusion.py on the MuSiQue and HotpotQA dev sets
-# (grid over weights {0, .5, 1, 2} and k {10, 30, 60, 100}, best mean
-# Recall@10). `keyword` earned weight 0 there, so it is not a default route;
-# when asked for, it fuses at 0.5.
-DEFAULT_ROUTE_WEIGHTS = {"bm25": 1.0, "title": 0.5, "keyword": 0.5, "phrase": 2.0, "dense": 2.0, "bridge": 2.0}
-DEFAULT_RRF_K_TUNED = 10
+Fusion = Literal["score", "rrf"]
+FUSIONS: tuple[str, ...] = get_args(Fusion)
 # Routes whose hits bypass the title-relevance filter: a verbatim phrase is
 # evidence of relevance whatever the title says (the allusion case).
 FILTER_ACCEPT_ROUTES = frozenset({"phrase", "title"})
@@ -58,11 +56,18 @@ class SearchSettings(BaseModel):
     k: int = Field(default=20, ge=1, le=10_000)
     routes: tuple[str, ...] = DEFAULT_ROUTES
     route_depth: int = Field(default=100, ge=1, le=10_000)
-    rrf_k: int = Field(default=DEFAULT_RRF_K_TUNED, ge=1)
-    route_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_ROUTE_WEIGHTS))
+    # Defaults chosen by bench/tune_fusion.py on SQuAD single-hop, MuSiQue and
+    # HotpotQA together (leave-one-set-out figures in the README): normalised
+    # score fusion with every route at weight 1 and the standard RRF k for the
+    # bridge stage. Few constants on purpose: a finer grid optimum did not
+    # hold from one set to the next.
+    fusion: Fusion = "score"
+    rrf_k: int = Field(default=DEFAULT_RRF_K, ge=1)
+    route_weights: dict[str, float] = Field(default_factory=dict)
     # Off by default: on the dev sets it cost 6 (MuSiQue) and 10 (HotpotQA)
     # points of Recall@10, because multi-hop evidence often has an unrelated title.
     title_filter: bool = False
+    # The first stage's best chunks the bridge follows; they also keep their places on top.
     bridge_seeds: int = Field(default=3, ge=1, le=100)
 
     @field_validator("routes")
@@ -120,6 +125,52 @@ def _title_filter(
     return kept, dropped
 
 
+Fused = list[tuple[int, float, dict[str, int]]]
+# (staged route name, seed rowids best first) -> that route's ranked rowids.
+StagedRanking = Callable[[str, list[int]], list[int]]
+FIRST_STAGE = "first_stage"
+
+
+def fuse(
+    per_route: dict[str, list[tuple[int, float]]], settings: SearchSettings, staged: StagedRanking
+) -> Fused:
+    """Both fusion stages over the first-stage routes' (rowid, score) lists.
+
+    First stage: the routes that rank on their own, fused by `settings.fusion`
+    (normalised scores by default, or RRF). Second stage, only when a staged
+    route (bridge) is asked for: it starts from the first stage's best
+    `bridge_seeds` chunks and ranks them first, then what they lead to; RRF
+    of the first-stage list and the staged lists then keeps the first
+    stage's top results on top (a bridged page never displaces what the
+    question itself matched best) and slots bridged pages in below them.
+    Staged rankings are added to `per_route`. The tuning bench replays
+    exactly this function over recorded routes.
+    """
+    if settings.fusion == "rrf":
+        fused = rrf(
+            {n: [r for r, _ in hits] for n, hits in per_route.items()},
+            k=settings.rrf_k,
+            weights=settings.route_weights,
+            scores={n: [s for _, s in hits] for n, hits in per_route.items()},
+        )
+    else:
+        fused = normalised_sum(per_route, settings.route_weights)
+    names = [n for n in settings.routes if n in STAGED_ROUTES]
+    if not names or not fused:
+        return fused
+    seeds = [rowid for rowid, _, _ in fused[: settings.bridge_seeds]]
+    lists = {FIRST_STAGE: [rowid for rowid, _, _ in fused]}
+    for name in names:
+        per_route[name] = [(r, 0.0) for r in staged(name, seeds)]
+        lists[name] = [r for r, _ in per_route[name]]
+    first_ranks = {rowid: ranks for rowid, _, ranks in fused}
+    second = rrf(lists, k=settings.rrf_k, weights=settings.route_weights)
+    return [
+        (rowid, score, {**first_ranks.get(rowid, {}), **{n: r for n, r in ranks.items() if n != FIRST_STAGE}})
+        for rowid, score, ranks in second
+    ]
+
+
 def search(
     store: CorpusStore,
     question: str,
@@ -128,33 +179,27 @@ def search(
 ) -> SearchResult:
     """Ranked chunks for `question`; any text is accepted (empty text finds nothing).
 
-    `vector` is the question's embedding if the caller computed it already
-    (batch search embeds many questions at once).
+    Fusion is `fuse`. `vector` is the question's embedding if the caller
+    computed it already (batch search embeds many questions at once).
     """
     settings = settings or SearchSettings()
     terms = QueryTerms.of(question, vector)
-    per_route: dict[str, list[int]] = {}
+    per_route: dict[str, list[tuple[int, float]]] = {}
     unavailable: dict[str, str] = {}
     for name in settings.routes:
         if name in ROUTES:
             try:
-                per_route[name] = [rowid for rowid, _ in ROUTES[name](store, terms, settings.route_depth)]
+                per_route[name] = ROUTES[name](store, terms, settings.route_depth)
             except RouteUnavailable as exc:
                 unavailable[name] = str(exc)
-    staged = [n for n in settings.routes if n in STAGED_ROUTES]
-    if staged:
-        first = rrf(per_route, k=settings.rrf_k, weights=settings.route_weights)
-        seeds = [rowid for rowid, _, _ in first[: settings.bridge_seeds]]
-        for name in staged:
-            per_route[name] = STAGED_ROUTES[name](store, seeds, settings.route_depth)
-    fused = rrf(per_route, k=settings.rrf_k, weights=settings.route_weights)
-    # Every fused candidate is in some route's ranking: one fetch serves the
-    # filter, the results and the per-route rankings.
-    rows = store.chunks_by_rowid({r for ids in per_route.values() for r in ids})
+    fused = fuse(
+        per_route, settings, lambda name, seeds: STAGED_ROUTES[name](store, seeds, settings.route_depth)
+    )
     dropped: list[int] = []
     if settings.title_filter and fused:
-        fused, dropped = _title_filter(rows, terms, fused)
+        fused, dropped = _title_filter(store.chunks_by_rowid(r for r, _, _ in fused), terms, fused)
     top = fused[: settings.k]
+    rows = store.chunks_by_rowid(rowid for rowid, _, _ in top)
     hits = [
         SearchHit(
             rank=i,
@@ -168,11 +213,12 @@ def search(
         )
         for i, (rowid, score, ranks) in enumerate(top, start=1)
     ]
+    index = lexical_index(store)
     return SearchResult(
         question=question,
         results=hits,
-        route_rankings={n: [rows[r].chunk_id for r in ids] for n, ids in per_route.items()},
-        filtered_chunk_ids=[rows[r].chunk_id for r in dropped],
+        route_rankings={n: index.chunk_ids_of([r for r, _ in hits_]) for n, hits_ in per_route.items()},
+        filtered_chunk_ids=index.chunk_ids_of(dropped),
         unavailable_routes=unavailable,
     )
 

@@ -1,0 +1,261 @@
+"""BM25 over chunk bodies and document titles, held in memory as postings arrays.
+
+Why this structure. FTS5's `bm25()` scores every row that matches any of the
+question's words (an OR query over content words touches a large share of a
+61k-chunk corpus) and hands rows to Python one at a time: tens of
+milliseconds a question. Here each term keeps its postings as two numpy
+arrays (chunk positions, precomputed BM25 weights), the layout bm25s keeps in
+a scipy sparse matrix; a question is scored with one concatenation and one
+`bincount` over the postings of its few terms. It is built from the store
+(the store stays the source of truth) and saved in it (`derived_indexes`),
+tagged with the store generation, so re-opening a store loads it in
+milliseconds instead of re-tokenising every chunk, and an ingest that
+changes chunks makes it stale. FTS5 stays for what needs positions: phrase
+MATCH. Past a few million chunks the dense score accumulator (one float per
+chunk per question) becomes the cost; that is server-backend territory
+(see DESIGN §2).
+
+Terms are `analysis.index_terms`: stemmed content words, the same rule the
+question side uses, so stopwords never enter the postings.
+"""
+
+from __future__ import annotations
+
+import io
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from arborist.corpus.fts_query import words
+from arborist.corpus.store import CorpusStore
+from arborist.retrieval.analysis import index_terms
+
+INDEX_NAME = "bm25/1"
+# Robertson/Lucene BM25 constants, the usual defaults (FTS5 and bm25s use them too).
+K1 = 1.2
+B = 0.75
+
+
+@dataclass(frozen=True)
+class Postings:
+    """term id -> (positions, weights) slices: indptr[t]:indptr[t+1]."""
+
+    indptr: np.ndarray  # int64, V + 1
+    positions: np.ndarray  # int32
+    weights: np.ndarray  # float32
+
+    def score(self, term_ids: list[int], size: int) -> np.ndarray:
+        """Summed BM25 weight per position (a dense array of `size`)."""
+        if len(term_ids) == 1:
+            s, e = self.indptr[term_ids[0]], self.indptr[term_ids[0] + 1]
+            return np.bincount(self.positions[s:e], weights=self.weights[s:e], minlength=size)
+        slices = [slice(self.indptr[t], self.indptr[t + 1]) for t in term_ids]
+        pos = np.concatenate([self.positions[s] for s in slices])
+        w = np.concatenate([self.weights[s] for s in slices])
+        return np.bincount(pos, weights=w, minlength=size)
+
+
+def _postings(term_ids: np.ndarray, positions: np.ndarray, n_terms: int, n_rows: int) -> Postings:
+    """BM25 postings from one (term id, row position) pair per token occurrence."""
+    if len(term_ids) == 0:
+        return Postings(np.zeros(n_terms + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+    keys = term_ids.astype(np.int64) * n_rows + positions
+    uniq, tf = np.unique(keys, return_counts=True)  # sorted by term, then position
+    tid, pos = uniq // n_rows, uniq % n_rows
+    lengths = np.bincount(positions, minlength=n_rows).astype(np.float64)
+    avg = lengths.mean() if n_rows else 1.0
+    df = np.bincount(tid, minlength=n_terms).astype(np.float64)
+    idf = np.log(1.0 + (n_rows - df + 0.5) / (df + 0.5))
+    norm = K1 * (1.0 - B + B * lengths[pos] / max(avg, 1e-9))
+    weights = idf[tid] * tf * (K1 + 1.0) / (tf + norm)
+    indptr = np.searchsorted(tid, np.arange(n_terms + 1)).astype(np.int64)
+    return Postings(indptr, pos.astype(np.int32), weights.astype(np.float32))
+
+
+def _text_array(items: list[str]) -> np.ndarray:
+    """Newline-free strings as one uint8 array (no pickles in a saved index)."""
+    return np.frombuffer("\n".join(items).encode("utf-8"), dtype=np.uint8)
+
+
+def _text_list(array: np.ndarray) -> list[str]:
+    raw = array.tobytes().decode("utf-8")
+    return raw.split("\n") if raw else []
+
+
+class LexicalIndex:
+    """BM25 over chunk bodies (one row per chunk) and titles (one row per document)."""
+
+    def __init__(
+        self,
+        vocab: list[str],
+        rowids: np.ndarray,
+        chunk_ids: list[str],
+        chunk_doc: np.ndarray,
+        body: Postings,
+        title: Postings,
+    ) -> None:
+        self.vocab = vocab
+        self.term_id = {t: i for i, t in enumerate(vocab)}
+        self.rowids = rowids  # int64, sorted: position -> chunk rowid
+        self.chunk_ids = chunk_ids  # position -> chunk id (rankings name chunks without a store read)
+        self.chunk_doc = chunk_doc  # int32: chunk position -> document position
+        self.body = body
+        self.title = title
+        self.n_docs = int(chunk_doc.max()) + 1 if len(chunk_doc) else 0
+
+    # -- building and saving --------------------------------------------
+
+    @classmethod
+    def build(cls, store: CorpusStore) -> LexicalIndex:
+        vocab: dict[str, int] = {}
+        # Word -> term id (-1: not indexed), so each distinct word is
+        # stop-listed and stemmed once, not once per occurrence.
+        term_of: dict[str, int] = {}
+
+        def term_ids(text: str) -> list[int]:
+            toks = words(text)
+            for w in set(toks).difference(term_of):
+                stems = index_terms(w)
+                term_of[w] = vocab.setdefault(stems[0], len(vocab)) if len(stems) == 1 else -1
+            return [i for i in map(term_of.__getitem__, toks) if i >= 0]
+
+        body_terms: list[int] = []
+        body_pos: list[int] = []
+        title_terms: list[int] = []
+        title_pos: list[int] = []
+        rowids: list[int] = []
+        chunk_ids: list[str] = []
+        chunk_doc: list[int] = []
+        doc_pos: dict[str, int] = {}
+        for i, (rowid, row) in enumerate(store.iter_chunks()):
+            rowids.append(rowid)
+            chunk_ids.append(row.chunk_id)
+            terms = term_ids(row.text)
+            body_terms.extend(terms)
+            body_pos.extend([i] * len(terms))
+            d = doc_pos.get(row.doc_id)
+            if d is None:
+                d = doc_pos[row.doc_id] = len(doc_pos)
+                tt = term_ids(row.title)
+                title_terms.extend(tt)
+                title_pos.extend([d] * len(tt))
+            chunk_doc.append(d)
+        n_terms = len(vocab)
+        return cls(
+            vocab=list(vocab),
+            rowids=np.array(rowids, dtype=np.int64),
+            chunk_ids=chunk_ids,
+            chunk_doc=np.array(chunk_doc, dtype=np.int32),
+            body=_postings(np.array(body_terms, np.int64), np.array(body_pos, np.int64), n_terms, len(rowids)),
+            title=_postings(np.array(title_terms, np.int64), np.array(title_pos, np.int64), n_terms, len(doc_pos)),
+        )
+
+    def to_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        np.savez(
+            buf,
+            vocab=_text_array(self.vocab),
+            chunk_ids=_text_array(self.chunk_ids),
+            rowids=self.rowids,
+            chunk_doc=self.chunk_doc,
+            **{f"{name}_{part}": getattr(p, part) for name, p in (("body", self.body), ("title", self.title))
+               for part in ("indptr", "positions", "weights")},
+        )
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> LexicalIndex:
+        z = np.load(io.BytesIO(data), allow_pickle=False)
+        return cls(
+            vocab=_text_list(z["vocab"]),
+            rowids=z["rowids"],
+            chunk_ids=_text_list(z["chunk_ids"]),
+            chunk_doc=z["chunk_doc"],
+            body=Postings(z["body_indptr"], z["body_positions"], z["body_weights"]),
+            title=Postings(z["title_indptr"], z["title_positions"], z["title_weights"]),
+        )
+
+    # -- scoring ---------------------------------------------------------
+
+    def _ids(self, stems: frozenset[str]) -> list[int]:
+        return sorted(self.term_id[s] for s in stems if s in self.term_id)
+
+    def body_scores(self, stems: frozenset[str]) -> np.ndarray:
+        """BM25 of every chunk body for these query stems (zeros where none occurs)."""
+        ids = self._ids(stems)
+        if not ids:
+            return np.zeros(len(self.rowids))
+        return self.body.score(ids, len(self.rowids))
+
+    def title_scores(self, stems: frozenset[str]) -> np.ndarray:
+        """BM25 of every chunk's document title: all chunks of a document share it."""
+        ids = self._ids(stems)
+        if not ids:
+            return np.zeros(len(self.rowids))
+        return np.asarray(self.title.score(ids, self.n_docs)[self.chunk_doc])
+
+    def containing_all(self, stem_sets: list[frozenset[str]]) -> list[np.ndarray]:
+        """Per set of stems, the rowids of chunks whose body holds every one of them.
+
+        One pass over the postings of all the stems: each chunk gets a bit
+        mask of the stems it holds (summing distinct powers of two is exact in
+        float64 up to 2**52), then each set keeps the chunks whose mask covers it.
+        """
+        known = sorted({t for stems in stem_sets for t in stems if t in self.term_id})[:52]
+        bit = {t: 1 << i for i, t in enumerate(known)}
+        empty = np.zeros(0, np.int64)
+        if not known:
+            return [empty] * len(stem_sets)
+        parts = [
+            (self.body.positions[self.body.indptr[i] : self.body.indptr[i + 1]], float(bit[t]))
+            for t in known
+            for i in (self.term_id[t],)
+        ]
+        pos = np.concatenate([p for p, _ in parts])
+        weights = np.concatenate([np.full(len(p), w) for p, w in parts])
+        masks = np.bincount(pos, weights=weights, minlength=len(self.rowids)).astype(np.int64)
+        held = np.flatnonzero(masks)
+        held_masks = masks[held]
+        out = []
+        for stems in stem_sets:
+            if not stems or any(t not in bit for t in stems):
+                out.append(empty)
+                continue
+            need = sum(bit[t] for t in stems)
+            out.append(self.rowids[held[(held_masks & need) == need]])
+        return out
+
+    def chunk_ids_of(self, rowids: list[int]) -> list[str]:
+        """Chunk ids of rowids this index holds (one vectorised lookup, no store read)."""
+        positions = np.searchsorted(self.rowids, np.array(rowids, dtype=np.int64))
+        return [self.chunk_ids[i] for i in positions.tolist()]
+
+    def top(self, scores: np.ndarray, depth: int) -> list[tuple[int, float]]:
+        """(rowid, score) of the `depth` best positive scores, best first, lower rowid first on ties."""
+        hits = np.flatnonzero(scores > 0)
+        if len(hits) > depth:
+            kth = np.partition(scores[hits], len(hits) - depth)[len(hits) - depth]
+            hits = hits[scores[hits] >= kth]  # keeps ties at the cut, then sorts and trims
+        order = hits[np.lexsort((hits, -scores[hits]))][:depth]
+        return [(int(self.rowids[i]), float(scores[i])) for i in order]
+
+
+# One index per open store, keyed on the store generation.
+_CACHE: weakref.WeakKeyDictionary[CorpusStore, tuple[int, LexicalIndex]] = weakref.WeakKeyDictionary()
+
+
+def lexical_index(store: CorpusStore) -> LexicalIndex:
+    """The store's BM25 index: from memory, else from the store, else built (and saved)."""
+    generation = store.generation()
+    cached = _CACHE.get(store)
+    if cached is not None and cached[0] == generation:
+        return cached[1]
+    data = store.derived(INDEX_NAME, generation)
+    if data is not None:
+        index = LexicalIndex.from_bytes(data)
+    else:
+        index = LexicalIndex.build(store)
+        store.put_derived(INDEX_NAME, generation, index.to_bytes())
+    _CACHE[store] = (generation, index)
+    return index
