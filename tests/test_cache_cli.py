@@ -157,10 +157,10 @@ def test_answer_options_change_the_governance_hash(run_cli: Run, db: Path, extra
     assert base["verifier_policy_hash"] == other["verifier_policy_hash"]
 
 
-def test_demote_missed_answer_changes_both_hashes(run_cli: Run, db: Path) -> None:
+def test_demote_missed_answer_changes_only_the_verifier_hash(run_cli: Run, db: Path) -> None:
     _, base = query_json(run_cli, db)
     _, demote = query_json(run_cli, db, "--demote-missed-answer")
-    assert base["governance_policy_hash"] != demote["governance_policy_hash"]
+    assert base["governance_policy_hash"] == demote["governance_policy_hash"]
     assert demote["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(demote_missed_answer=True))
     assert base["verifier_policy_hash"] != demote["verifier_policy_hash"]
 
@@ -207,8 +207,8 @@ def test_cli_burn_bypasses_the_cache(run_cli: Run, db: Path) -> None:
 
 @pytest.mark.parametrize(
     "extra",
-    [("--user-payload-layout", "bookend"), ("--sample-index", "1"), ("--temperature", "0.3"), ("--demote-missed-answer",)],
-    ids=["layout", "sample-index", "temperature", "demote"],
+    [("--user-payload-layout", "bookend"), ("--sample-index", "1"), ("--temperature", "0.3")],
+    ids=["layout", "sample-index", "temperature"],
 )
 def test_cli_misses_under_another_partition(run_cli: Run, db: Path, extra: tuple[str, ...]) -> None:
     prefill(db)
@@ -216,6 +216,14 @@ def test_cli_misses_under_another_partition(run_cli: Run, db: Path, extra: tuple
     assert code == 3 and record["cache_hit"] is False
     code, record = query_json(run_cli, db)
     assert code == 0 and record["cache_hit"] is True
+
+
+def test_cli_demote_missed_answer_reverifies_the_cached_answer(run_cli: Run, db: Path) -> None:
+    """A verifier knob: the cached answer is served and re-verified, the model is not called (exit 0, not 3)."""
+    cached = prefill(db)
+    code, record = query_json(run_cli, db, "--demote-missed-answer")
+    assert code == 0 and record["cache_hit"] is True and record["record_id"] == cached.record_id
+    assert record["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(demote_missed_answer=True))
 
 
 def test_cli_misses_after_a_document_changes(run_cli: Run, db: Path, corpus_dir: Path) -> None:

@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from arborist.answer import contract
-from arborist.answer.contract import REASONS, ContractResult, check_contract, parse_json_object
+from arborist.answer.contract import (
+    REASONS,
+    ContractReason,
+    ContractResult,
+    check_contract,
+    parse_json_object,
+)
 from arborist.answer.modes import ANSWER_MODELS, MODES, json_schema
 
 ADMITTED = ["E1", "E2", "E3"]
@@ -49,6 +55,7 @@ def test_reason_names_are_the_documented_ones() -> None:
         "EMPTY_ANSWER", "NO_CITATION", "CITATION_NOT_ADMITTED",
     }
     assert all(isinstance(v, str) and v for v in REASONS.values())
+    assert set(REASONS) == set(ContractReason)  # one enum, every member documented
     assert MODES == ("quote", "claim_lattice", "claim_lattice_pointer")
 
 

@@ -30,6 +30,7 @@ from arborist.ingest import ingest_paths
 from arborist.models.base import GenerationSettings
 from arborist.models.scripted import NO_RESPONSE, ScriptedProvider
 from arborist.retrieval.search import SearchSettings
+from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import PolicyError, VerifierPolicy, verifier_policy_hash
 
 MODEL_ID = "scripted:scripted"
@@ -117,7 +118,6 @@ POLICY_CHANGES: list[tuple[str, dict[str, object]]] = [
     ("max_tokens", {"generation": GenerationSettings(max_tokens=64)}),
     ("seed", {"generation": GenerationSettings(seed=1)}),
     ("prompt_version", {"prompt_version": "v2"}),
-    ("guard_demote_missed_answer", {"guard_demote_missed_answer": True}),
     ("max_reminder_chars", {"max_reminder_chars": 64}),
     ("routes", {"search": SearchSettings(routes=("bm25", "title"))}),
     ("route weights", {"search": LEXICAL.model_copy(update={"route_weights": {"bm25": 2.0}})}),
@@ -177,8 +177,9 @@ def test_policy_hash_formats() -> None:
     expected = hashlib.sha256(GOVERNANCE_TAG.encode() + b"\x00" + canonical_json(pol.model_dump(mode="json")).encode())
     assert governance_policy_hash(pol) == "sha256:" + expected.hexdigest()
     v = VerifierPolicy()
-    payload = json.dumps(v.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/1\0" + payload.encode()).hexdigest()
+    body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
+    payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/2\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON
     assert tagged_digest("a", {}) != tagged_digest("b", {})
     assert governance_policy_hash(pol) != verifier_policy_hash(v)
@@ -191,10 +192,10 @@ def test_equal_answer_policies_built_in_different_orders_hash_equal() -> None:
         model_id=MODEL_ID, layout="bookend", mode="quote", evidence_k=4, context_runes=5000,
         generation={"temperature": 0.5, "max_tokens": 100, "seed": 3},
         search={"routes": ["bm25", "title"], "k": 30, "route_weights": weights},
-        chunking={"chunk_runes": 400, "overlap_runes": 40}, guard_demote_missed_answer=True,
+        chunking={"chunk_runes": 400, "overlap_runes": 40},
     )
     b = build_policy(
-        guard_demote_missed_answer=True, chunking=ChunkingSettings(overlap_runes=40, chunk_runes=400),
+        chunking=ChunkingSettings(overlap_runes=40, chunk_runes=400),
         search=SearchSettings(route_weights=reversed_weights, k=30, routes=("bm25", "title")),
         generation=GenerationSettings(seed=3, max_tokens=100, temperature=0.5),
         context_runes=5000, evidence_k=4, mode="quote", layout="bookend", model_id=MODEL_ID,
@@ -395,8 +396,8 @@ def test_burn_that_fails_keeps_the_previous_answer_cached(store: CorpusStore) ->
 @pytest.mark.parametrize(
     "change",
     [{"layout": "bookend"}, {"layout": "per_chunk"}, {"evidence_k": 1}, {"generation": GenerationSettings(temperature=0.5)},
-     {"guard_demote_missed_answer": True}, {"mode": "claim_lattice_pointer"}],
-    ids=["bookend", "per_chunk", "evidence_k", "temperature", "demote", "mode"],
+     {"mode": "claim_lattice_pointer"}],
+    ids=["bookend", "per_chunk", "evidence_k", "temperature", "mode"],
 )
 def test_a_different_governance_hash_misses(store: CorpusStore, change: dict[str, object]) -> None:
     provider = ScriptedProvider(ANSWER_A, ANSWER_B)

@@ -129,8 +129,9 @@ def test_patterns_are_verifier_policy_values() -> None:
     assert verifier_policy_hash(VerifierPolicy(instruction_patterns=fewer)) != verifier_policy_hash(VerifierPolicy())
     v = verify_answer(QUESTION, "claim_lattice", evidence(INJECTED),
                       claim("The refund window is BANANA", "The refund window is BANANA", "E1"),
-                      VerifierPolicy(instruction_patterns={}))
-    assert v.label is Label.STRICT  # with the guard's patterns emptied, the old behaviour
+                      VerifierPolicy(instruction_patterns={}, slot_check=False))
+    # with the guard's patterns emptied (and Rule 10, which wants a number for "how long"), the old behaviour
+    assert v.label is Label.STRICT
     with pytest.raises(PolicyError, match="instruction pattern 'bad'"):
         VerifierPolicy(instruction_patterns={"bad": "("})
 

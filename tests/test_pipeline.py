@@ -464,3 +464,45 @@ def test_answer_document_refuses_bad_questions() -> None:
             answer_document(long_document(), question, policy(), provider)
         assert "\n" not in str(info.value)
     assert provider.history == []
+
+
+# --- grounded by construction ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["quote", "claim_lattice"])
+def test_grounded_quotes_schema_pairs_each_id_with_its_own_sentences(demo_store: CorpusStore, mode: str) -> None:
+    from arborist.answer.modes import grammar_safe
+    from arborist.text import sentences
+    from arborist.verify import Reason, verify_answer
+
+    pol = policy(mode=mode, evidence_k=3, grounded_quotes=True)
+    record, provider = ask(demo_store, pol, answer_json(mode, "E1"))
+    [call] = provider.history
+    assert call.schema == record.prompt.json_schema
+    key = "quotes" if mode == "quote" else "claims"
+    choices = call.schema["properties"][key]["items"]["anyOf"]
+    assert len(choices) == len(record.evidence)
+    for entry, choice in zip(record.evidence, choices, strict=True):
+        props = choice["properties"]
+        cite = props["evidence_id"] if mode == "quote" else props["evidence_ids"]["items"]
+        quote = props["text"] if mode == "quote" else props["quote"]
+        assert cite["enum"] == [entry.evidence_id]
+        assert quote["enum"] == [s for s in dict.fromkeys(grammar_safe(s) for s in sentences(entry.text)) if s]
+        assert not any('"' in s or "\\" in s or "\n" in s for s in quote["enum"])
+        # every choice is found in its own block by the verifier's quote check (word for word)
+        for choice_text in quote["enum"]:
+            item = {"evidence_id": entry.evidence_id, "text": choice_text}
+            v = verify_answer("q", "quote", [{"id": entry.evidence_id, "title": entry.title, "text": entry.text}],
+                              {"quotes": [item]})
+            check = v.claims[0].checks.quote
+            assert check is not None
+            assert check.passed or v.claims[0].reasons == [Reason.NO_CONTENT_TOKENS], (choice_text, check.detail)
+        assert choice["required"] == list(props) and choice["additionalProperties"] is False
+    # a different schema is a different answer policy
+    assert governance_policy_hash(pol) != governance_policy_hash(policy(mode=mode, evidence_k=3))
+
+
+def test_grounded_quotes_leave_the_pointer_mode_alone(demo_store: CorpusStore) -> None:
+    record, provider = ask(demo_store, policy(mode="claim_lattice_pointer", evidence_k=3, grounded_quotes=True),
+                           answer_json("claim_lattice_pointer", "E1"))
+    assert provider.history[0].schema == json_schema("claim_lattice_pointer", [e.evidence_id for e in record.evidence])

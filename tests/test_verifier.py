@@ -57,7 +57,7 @@ def test_quote_mode_verbatim_quote_is_verified_quote_and_strict() -> None:
     assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE
     assert v.claims[0].checks.quote.passed and v.claims[0].checks.quote.evidence_id == "E1"
     assert v.label is Label.STRICT and v.audit_mode is AuditMode.WARRANTED
-    assert (v.n_verified, v.n_quotes) == (1, 1)
+    assert (v.n_verified, v.n_claims) == (1, 1)
 
 
 def test_quote_not_in_chunk_is_quote_not_found() -> None:
@@ -78,7 +78,7 @@ def test_quote_not_in_chunk_is_quote_not_found() -> None:
         "\u201cto the lantern room \u2014 the \u201cbest view on the coast\u201d.\u201d",  # wrapped in quotes, trailing dot
     ],
 )
-def test_quote_normalisation_quotes_dashes_whitespace_case(quote: str) -> None:
+def test_quote_normalisation_claims_dashes_whitespace_case(quote: str) -> None:
     v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": quote}]})
     assert v.claims[0].checks.quote.passed, v.claims[0].checks.quote.detail
 
@@ -276,8 +276,8 @@ def test_label_strict_hybrid_ungrounded() -> None:
     strict = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), ("Aldo Ricci retired in 1974.", ["E1"])))
     hybrid = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]), (BAD, ["E1"])))
     ungrounded = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((BAD, ["E1"])))
-    assert (strict.label, strict.n_verified, strict.n_quotes) == (Label.STRICT, 2, 2)
-    assert (hybrid.label, hybrid.n_verified, hybrid.n_quotes) == (Label.HYBRID, 1, 2)
+    assert (strict.label, strict.n_verified, strict.n_claims) == (Label.STRICT, 2, 2)
+    assert (hybrid.label, hybrid.n_verified, hybrid.n_claims) == (Label.HYBRID, 1, 2)
     assert (ungrounded.label, ungrounded.n_verified) == (Label.UNGROUNDED, 0)
     assert strict.audit_mode is AuditMode.WARRANTED
     assert hybrid.audit_mode is AuditMode.LINKED and ungrounded.audit_mode is AuditMode.LINKED
@@ -287,7 +287,7 @@ def test_full_abstention_is_abstained_not_strict() -> None:
     v = verify_answer(Q, "claim_lattice", [ev()], {"claims": [], "abstained_requests": ["the architect's name"]})
     assert v.label is Label.ABSTAINED and v.audit_mode is AuditMode.ABSTENTION
     assert v.abstained_requests == ["the architect's name"]
-    assert Reason.ABSTAINED in v.reasons and (v.n_verified, v.n_quotes) == (0, 0)
+    assert Reason.ABSTAINED in v.reasons and (v.n_verified, v.n_claims) == (0, 0)
 
 
 def test_partial_abstention_keeps_the_claims_label_and_lists_requests() -> None:
@@ -562,3 +562,78 @@ def test_a_miscited_quote_is_named_but_never_promoted() -> None:
     assert Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons
     assert any("E1" in note for note in c.notes)
     assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN) and v.label is Label.UNGROUNDED
+
+
+# --- quotes as a reader reads them; a claim's numbers in its own quote or span ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "to the lantern room the best view on the coast according to the local tourist office",  # marks dropped
+        "Visitors pay $29 for a guided climb \u2026 according to the local tourist office",  # unicode ellipsis
+        "Visitors pay $29 for a guided climb . . . according to the local tourist office",  # spaced ellipsis
+        "Visitors pay $29 for a guided climb (...) the \u201cbest view on the coast\u201d",
+    ],
+)
+def test_quote_differing_only_typographically_is_found(quote: str) -> None:
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": quote}]})
+    assert v.claims[0].checks.quote.passed, v.claims[0].checks.quote.detail
+
+
+def test_quote_with_other_words_is_still_not_found() -> None:
+    quote = "to the lantern room the finest view on the coast"
+    v = verify_answer(Q, "quote", [ev()], {"quotes": [{"evidence_id": "E1", "text": quote}]})
+    assert v.claims[0].checks.quote.passed is False
+
+
+SURVEY = "The survey ran from 2000 to 2005 in twelve towns. In 2004 the funding doubled."
+
+
+def test_a_claim_number_found_elsewhere_in_the_chunk_does_not_verify_it() -> None:
+    claim = {"text": "The survey ran from 2004 to 2005.", "evidence_ids": ["E1"], "quote": "The survey ran from 2000 to 2005"}
+    v = verify_answer("When did the survey run?", "claim_lattice", [ev(SURVEY, title="Town survey")],
+                      {"claims": [claim], "abstained_requests": []})
+    (c,) = v.claims
+    assert c.checks.quote.passed
+    assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN) and v.label is not Label.STRICT
+    pointer_answer = pointer(("The survey ran from 2004 to 2005.", ["E1"]))
+    p = verify_answer("When did the survey run?", "claim_lattice_pointer", [ev(SURVEY, title="Town survey")], pointer_answer)
+    assert p.claims[0].verdict is not Verdict.VERIFIED_SPAN  # the window would cross a sentence end
+
+
+# --- Rule 10: the question's slot ------------------------------------------------------------------------------
+
+
+def test_when_question_answered_without_a_date_is_not_strict() -> None:
+    v = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer(("The lighthouse was built on a limestone cliff.", ["E1"])))
+    assert v.claims[0].verdict is Verdict.VERIFIED_SPAN
+    assert v.label is Label.HYBRID and Reason.SLOT_UNFILLED in v.reasons
+    dated = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"])))
+    assert dated.label is Label.STRICT and Reason.SLOT_UNFILLED not in dated.reasons
+    off = verify_answer(Q, "claim_lattice_pointer", [ev()], pointer(("The lighthouse was built on a limestone cliff.", ["E1"])),
+                        VerifierPolicy(slot_check=False))
+    assert off.label is Label.STRICT
+
+
+def test_how_many_wants_a_number_not_in_the_question() -> None:
+    q = "How many metres out at sea can the lamp be seen?"
+    v = verify_answer(q, "claim_lattice_pointer", [ev()], pointer(("The lamp can be seen from 1,200 metres out at sea.", ["E1"])))
+    assert Reason.SLOT_UNFILLED not in v.reasons
+    w = verify_answer(q, "claim_lattice_pointer", [ev()], pointer(("The lamp can be seen out at sea on a clear night.", ["E1"])))
+    assert Reason.SLOT_UNFILLED in w.reasons and w.label is not Label.STRICT
+
+
+# --- the unverifiable answer ---------------------------------------------------------------------------------
+
+
+def test_unverifiable_verification_is_built_in_verify() -> None:
+    from arborist.verify import Verification
+
+    v = Verification.unverifiable(Q, "claim_lattice", "contract PARSE_FAILURE: nothing to verify")
+    assert v.label is Label.UNGROUNDED and v.audit_mode is AuditMode.UNLINKED
+    assert (v.n_verified, v.n_claims, v.claims) == (0, 0, [])
+    assert v.verifier_policy_hash == verifier_policy_hash() and v.notes == ["contract PARSE_FAILURE: nothing to verify"]
+    old = json.loads(v.model_dump_json())
+    old["n_quotes"] = old.pop("n_claims")  # a record stored before the rename still loads
+    assert Verification.model_validate(old).n_claims == 0

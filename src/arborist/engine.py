@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import (
     answer_document,
     answer_from_admitted,
@@ -76,7 +77,6 @@ def governed(
     cached record keeps the run id it was produced under.
     """
     check_question(question)  # before the cache key is computed from it
-    check_question(question)  # before the cache key is computed from it
     digest = answer_corpus_digest or store.digest()
     key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
     record: AnswerRecord | None = None
@@ -103,7 +103,7 @@ def governed(
             record = record.model_copy(update={"run_id": run_id})
         record = verify_record(record, verifier)
         # A failed provider call is not an answer: the next query must try again.
-        rewrite = record.contract.reason != "PROVIDER_ERROR"
+        rewrite = record.contract.reason is not ContractReason.PROVIDER_ERROR
     if rejected is not None:
         record = record.model_copy(update={"cache_rejected": rejected})
     body = {"path": path, **_audit_body(record), "cache_rejected": rejected}

@@ -7,6 +7,7 @@ from them, so they cannot drift apart.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from typing import Any
 
@@ -94,14 +95,25 @@ def _strict(schema: dict[str, Any]) -> dict[str, Any]:
     return walk(schema)
 
 
-def json_schema(mode: str, evidence_ids: list[str] | None = None) -> dict[str, Any]:
+def json_schema(
+    mode: str, evidence_ids: list[str] | None = None, sentences: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     """The mode's schema; with `evidence_ids`, citations are constrained to exactly those ids.
 
     Constrained decoding then cannot cite an id that was never admitted (a
     1.5B model was seen citing ".2" for E2). With no ids there is nothing to
     enumerate, and the contract alone catches stray citations.
+
+    With `sentences` (evidence id -> its sentences, as written), the answer is
+    grounded by construction (quote and claim_lattice modes): each item is one
+    of a choice (`anyOf`) over the ids, and an item citing Ei must quote one
+    sentence of Ei exactly, so a quote can be neither miscited nor reworded.
     """
     schema = _strict(ANSWER_MODELS[check_mode(mode)].model_json_schema())
+    if sentences and mode in ("quote", "claim_lattice"):
+        key = "quotes" if mode == "quote" else "claims"
+        schema["properties"][key]["items"] = {"anyOf": [_grounded_item(mode, eid, s) for eid, s in sentences.items() if s]}
+        return schema
     if evidence_ids:
         cite = {"type": "string", "enum": list(evidence_ids)}
         item = schema["properties"]["quotes" if mode == "quote" else "claims"]["items"]["properties"]
@@ -110,6 +122,27 @@ def json_schema(mode: str, evidence_ids: list[str] | None = None) -> dict[str, A
         else:
             item["evidence_ids"] = {"type": "array", "items": cite}
     return schema
+
+
+def grammar_safe(sentence: str) -> str:
+    """A sentence as an enum value the grammar builders can take: white space runs as one space, double
+    quotes and backslashes dropped (llama.cpp's schema-to-grammar converter was seen emitting a broken
+    grammar for an enum value with inner quotes). The verifier matches quotes word for word, so the
+    choice is still the block's own sentence."""
+    return re.sub(r"\s+", " ", sentence.replace('"', "").replace("\\", "")).strip()
+
+
+def _grounded_item(mode: str, eid: str, sentences: list[str]) -> dict[str, Any]:
+    choices = [c for c in dict.fromkeys(grammar_safe(s) for s in sentences) if c]
+    quote = {"type": "string", "enum": choices}
+    if mode == "quote":
+        props: dict[str, Any] = {"evidence_id": {"type": "string", "enum": [eid]}, "text": quote}
+    else:
+        props = {"text": {"type": "string"},
+                 "evidence_ids": {"type": "array", "items": {"type": "string", "enum": [eid]}, "minItems": 1,
+                                  "maxItems": 1},
+                 "quote": quote}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
 def system_prompt(mode: str, version: str = PROMPT_VERSION) -> str:

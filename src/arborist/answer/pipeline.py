@@ -30,6 +30,7 @@ from arborist.ingest import embed_missing
 from arborist.models.base import GenerationSettings, Message, Provider
 from arborist.prompting.layouts import evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search
+from arborist.text import sentences
 
 MAX_QUESTION_CHARS = 20_000
 
@@ -125,7 +126,10 @@ def answer_from_admitted(
             EvidenceEntry(evidence_id=evidence_id(i), chunk_id=c.chunk_id, source_id=c.source_id, title=c.title, text=c.text)
             for i, c in enumerate(admission.admitted)
         ]
-        schema = json_schema(policy.mode, [e.evidence_id for e in evidence])
+        schema = json_schema(
+            policy.mode, [e.evidence_id for e in evidence],
+            {e.evidence_id: sentences(e.text) for e in evidence} if policy.grounded_quotes else None,
+        )
     with _timed(timings, "generate"):
         completion = provider.complete(messages, sample_settings(policy.generation, sample_index), json_schema=schema)
     with _timed(timings, "contract"):

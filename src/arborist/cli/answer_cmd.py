@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from arborist import engine
+from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
@@ -39,7 +40,7 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
     v = record.verification
     if v is not None:
         reasons = f" [{', '.join(r.value for r in v.reasons)}]" if v.reasons else ""
-        click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_quotes} verified) | audit mode: {v.audit_mode.value}{reasons}"
+        click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_claims} verified) | audit mode: {v.audit_mode.value}{reasons}"
                    + (" | from cache" if record.cache_hit else ""))
     click.echo(f"contract: {status} ({c.reason}{': ' + c.detail if c.detail else ''})")
     evidence = {e.evidence_id: e for e in record.evidence}
@@ -71,7 +72,7 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
             e = evidence.get(eid)
             if e:
                 click.echo(f"  {eid}: {e.title}  ({e.source_id}, {e.chunk_id})")
-    if not c.valid and c.reason != "PROVIDER_ERROR":
+    if not c.valid and c.reason is not ContractReason.PROVIDER_ERROR:
         click.echo(f"raw response: {record.completion.text[:500]!r}")
     click.echo(_ids_line(record))
     comp = record.completion
@@ -93,7 +94,7 @@ def _finish(record: AnswerRecord, as_json: bool, show_prompt: bool) -> None:
         print_json(record.model_dump(mode="json"))
     else:
         render(record, show_prompt)
-    if record.contract.reason == "PROVIDER_ERROR":
+    if record.contract.reason is ContractReason.PROVIDER_ERROR:
         raise click.exceptions.Exit(3)
 
 
@@ -112,12 +113,13 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     opts = pop_answer_options(kwargs)
     with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
-        record = engine.query(store, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
+        record = engine.query(store, question, policy, provider, _verifier(opts["demote_missed_answer"]),
                               burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)
 
 
 def _verifier(demote: bool) -> VerifierPolicy:
+    """--demote-missed-answer is a verifier knob: toggling it re-verifies a cached answer, never regenerates it."""
     return VerifierPolicy(demote_missed_answer=demote)
 
 
@@ -154,10 +156,10 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
     if db is None:
         provider, policy = provider_and_policy(opts, None)
         record = verify_record(answer_document(doc, question, policy, provider),
-                               _verifier(policy.guard_demote_missed_answer))
+                               _verifier(opts["demote_missed_answer"]))
     else:
         with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())
-            record = engine.ask(store, doc, question, policy, provider, _verifier(policy.guard_demote_missed_answer),
+            record = engine.ask(store, doc, question, policy, provider, _verifier(opts["demote_missed_answer"]),
                                 burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)

@@ -62,6 +62,9 @@ MODEL_OPTIONS = [
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
+# A verifier knob, not an answer-policy one: toggling it re-verifies a cached answer, never regenerates it.
+_DEMOTE = click.option("--demote-missed-answer", is_flag=True,
+                       help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label).")
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
@@ -76,12 +79,12 @@ def _apply(fn: F, options: list[Callable[[F], F]]) -> F:
 def answer_options(fn: F) -> F:
     """Model and policy options of `query` and `ask` (their chunking is the store's)."""
     policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
-    return _apply(fn, [*MODEL_OPTIONS, *policy, _BURN, _SAMPLE_INDEX])
+    return _apply(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _BURN, _SAMPLE_INDEX])
 
 
 def run_options(fn: F) -> F:
     """Model and every policy option (chunking included), for commands that build their own stores."""
-    return _apply(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _BURN])
+    return _apply(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _BURN])
 
 
 def make_provider_from(opts: dict[str, Any]) -> Provider:
@@ -102,4 +105,4 @@ def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "burn", "sample_index"))
+    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "burn", "sample_index"))

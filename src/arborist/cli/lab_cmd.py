@@ -163,7 +163,8 @@ def run(ctx: click.Context, /, corpus: Path | None, evaluation: Path | None, run
     request = RunRequest(
         run_root=run_root, corpus=corpus, evaluation=evaluation, question_ids=question_ids, limit=limit,
         arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
-        policy_values={n: opts[n] for n in OPTIONS_BY_NAME}, prompt=prompt, samples=samples, model=model,
+        policy_values={n: opts[n] for n in OPTIONS_BY_NAME}, demote_missed_answer=opts["demote_missed_answer"],
+        prompt=prompt, samples=samples, model=model,
         generation_workers=generation_workers, generation_budget=generation_budget,
         cache_directory=cache_directory, burn=opts["burn"], continue_from=continue_from,
     )

@@ -53,7 +53,7 @@ def _verify_case(name: str, index: int, case: Any) -> Verification:
 
 def _print_text(index: int, v: Verification) -> None:
     click.echo(
-        f"case {index}: {v.label}  audit {v.audit_mode}  verified {v.n_verified}/{v.n_quotes}  "
+        f"case {index}: {v.label}  audit {v.audit_mode}  verified {v.n_verified}/{v.n_claims}  "
         f"question shape {v.quantifier.kind}"
     )
     for c in v.claims:

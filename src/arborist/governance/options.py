@@ -55,8 +55,8 @@ POLICY_OPTIONS: tuple[PolicyOption, ...] = (
     PolicyOption("temperature", ("generation", "temperature"), "Sampling temperature."),
     PolicyOption("max_tokens", ("generation", "max_tokens"), "Generation limit."),
     PolicyOption("seed", ("generation", "seed"), "Sampling seed (sample i of several uses seed + i)."),
-    PolicyOption("demote_missed_answer", ("guard_demote_missed_answer",),
-                 "Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label)."),
+    PolicyOption("grounded_quotes", ("grounded_quotes",),
+                 "quote/claim_lattice: constrain every quote to one sentence of the block it cites."),
 )
 OPTIONS_BY_NAME = {o.name: o for o in POLICY_OPTIONS}
 CHUNKING_OPTIONS = ("chunk_runes", "overlap_runes")

@@ -40,7 +40,11 @@ class AnswerPolicy(BaseModel):
     max_reminder_chars: int = Field(default=DEFAULT_MAX_REMINDER_CHARS, ge=16)
     model_id: str
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
-    guard_demote_missed_answer: bool = False
+    grounded_quotes: bool = Field(
+        default=False,
+        description="quote and claim_lattice: the generation schema makes every quote one sentence of the block "
+        "it cites (grounded by construction)",
+    )
 
     @field_validator("layout")
     @classmethod

@@ -70,6 +70,7 @@ class RunRequest:
     limit: int | None = None
     arms: tuple[str, ...] = ()
     policy_values: dict[str, Any] = field(default_factory=dict)
+    demote_missed_answer: bool = False
     prompt: Path | None = None
     samples: int = 1
     model: ModelSpec | None = None
@@ -241,8 +242,7 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
             raise InputError(
                 f"--samples {samples} needs --temperature above 0: at temperature 0 every sample is the same answer"
             )
-        demote = {a.policy.guard_demote_missed_answer for a in arms}
-        verifier = VerifierPolicy(demote_missed_answer=any(demote))
+        verifier = VerifierPolicy(demote_missed_answer=request.demote_missed_answer)
         selection = {"question_ids_file": str(request.question_ids) if request.question_ids else None,
                      "limit": request.limit}
     model = request.model or (old.model if old else None) or ModelSpec(

@@ -4,47 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
-import Stemmer
 
 from arborist.corpus.fts_query import words
+from arborist.text import STOPWORDS, content_tokens, stem_all
 
-# Function words that carry no topic. Kept short on purpose: "war", "first",
-# "new" and the like are content and must stay.
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not now of off on once only or
-    other our ours ourselves out over own same she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours
-    yourself yourselves also many much whose s t don ll re ve d m o y ain shall may might
-    must name named tell give list please
-    """.split()
-)
+__all__ = ["MAX_PHRASE_TOKENS", "STOPWORDS", "QueryTerms", "content_tokens", "stem_all", "stems_of"]
 
 # Phrases longer than this many tokens are not looked for verbatim; it bounds
 # the work a 100 KB question can cause.
 MAX_PHRASE_TOKENS = 64
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    stemmer = Stemmer.Stemmer("english")
-    stemmer.maxCacheSize = 200_000  # indexing stems millions of tokens from a modest vocabulary
-    return stemmer
-
-
-def stem_all(tokens: list[str]) -> list[str]:
-    return _stemmer().stemWords(tokens)
-
-
-def content_tokens(tokens: list[str]) -> list[str]:
-    return [t for t in tokens if t not in STOPWORDS and not (len(t) == 1 and t.isascii())]
 
 
 @dataclass(frozen=True)

@@ -4,17 +4,23 @@ Rules (all on the claim's *cited* chunks only):
 
 quote       The quote, normalised (`normalize.normalise`) and stripped of
             surrounding quote marks and trailing .,;:!?, occurs in one cited
-            chunk's normalised text. An ellipsis ("..." or "[...]") splits the
-            quote into fragments that must occur in that order in one chunk.
-            A quote with no content token ("the", "it is") does not count.
+            chunk's normalised text, or failing that its words do, in order
+            and contiguous, whatever marks stand between them (a reader's
+            comparison: inner quotation marks dropped, a comma or dash
+            missing). An ellipsis ("...", "\u2026", ". . .", "[...]", "(...)")
+            splits the quote into fragments that must occur in that order in
+            one chunk. A quote with no content token ("the", "it is") does
+            not count.
 
 span        The claim is carried by one contiguous span of one cited chunk:
             either its normalised text is a substring of the chunk, or the
             shortest window of the chunk holding every distinct content stem
             of the claim (any order) is at most
             max(ceil(span_window_factor * claim tokens), distinct stems) tokens
-            long, and the window and the claim agree on negation (both or
-            neither contain not/no/never/...).
+            long and lies within one sentence (so a claim's number cannot be
+            borrowed from the next sentence), the window and the claim agree
+            on negation (both or neither contain not/no/never/...), and the
+            window's sentence does not disagree with the claim (`polarity`).
 
 entities    Every number and every capitalised name of the claim occurs in the
             cited evidence (texts and titles together). Numbers compare by
@@ -33,12 +39,15 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 
 from pydantic import BaseModel
 
+from arborist.text import sentence_bounds
 from arborist.verify.normalize import (
     NEGATORS,
     QUOTE_CHARS,
@@ -50,6 +59,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
+from arborist.verify.polarity import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
 
@@ -76,17 +86,23 @@ class Prepared:
     stems: list[str | None]
     title_tokens: list[Token]
     title_stems: frozenset[str]
+    negators: frozenset[str] = NEGATORS
     text_stems: frozenset[str] = field(init=False)
     stem_set: frozenset[str] = field(init=False)  # text and title
     negation_prefix: list[int] = field(init=False)  # negators among tokens[:i]
+    joined: str = field(init=False)  # token norms, each wrapped in _SEP: the quote check's reader's view
+    sentence_of: list[int] = field(init=False)  # sentence number of each token
 
     def __post_init__(self) -> None:
         self.text_stems = frozenset(s for s in self.stems if s)
         self.stem_set = self.text_stems | self.title_stems
-        self.negation_prefix = list(accumulate((t.norm in NEGATORS for t in self.tokens), initial=0))
+        self.negation_prefix = list(accumulate((t.norm in self.negators for t in self.tokens), initial=0))
+        self.joined = _joined(self.tokens)
+        ends = [end for _, end in sentence_bounds(self.ev.text)]
+        self.sentence_of = [bisect_left(ends, t.end) for t in self.tokens]
 
     @classmethod
-    def of(cls, ev: Evidence) -> Prepared:
+    def of(cls, ev: Evidence, negators: frozenset[str] = NEGATORS) -> Prepared:
         tokens = tokenise(ev.text)
         title_tokens = tokenise(ev.title)
         return cls(
@@ -96,12 +112,44 @@ class Prepared:
             stems=token_stems(tokens),
             title_tokens=title_tokens,
             title_stems=frozenset(s for s in token_stems(title_tokens) if s),
+            negators=negators,
         )
+
+    def align_stems(self, wanted: frozenset[str]) -> None:
+        """Read a stem as a wanted one when the two differ only in their last letters (see `same_stem`):
+        Snowball leaves "apoptosis"/"apoptotic" and "induce"/"induction" apart."""
+        mapped = [s if s is None or s in wanted else next((w for w in wanted if same_stem(s, w)), s)
+                  for s in self.stems]
+        self.stems = mapped
+        self.text_stems = frozenset(s for s in mapped if s)
+        self.stem_set = self.text_stems | self.title_stems
+
+    def sentence_text(self, first: int, last: int) -> str:
+        """The whole sentence(s) holding tokens first..last, as written."""
+        bounds = sentence_bounds(self.ev.text)
+        start = bounds[self.sentence_of[first]][0] if self.sentence_of[first] < len(bounds) else 0
+        end = bounds[self.sentence_of[last]][1] if self.sentence_of[last] < len(bounds) else len(self.ev.text)
+        return self.ev.text[start:end]
 
     def snippet(self, first: int, last: int) -> str:
         text = self.ev.text[self.tokens[first].start : self.tokens[last].end]
         text = re.sub(r"\s+", " ", text)
         return text if len(text) <= SNIPPET_RUNES else text[: SNIPPET_RUNES - 1] + "\u2026"
+
+
+SAME_STEM_PREFIX = 5
+SAME_STEM_TAIL = 2
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Two stems that share at least SAME_STEM_PREFIX letters and differ only in at most SAME_STEM_TAIL
+    letters after them each ("apoptosi"/"apoptot", "induc"/"induct"; not "differ"/"differenti")."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= SAME_STEM_PREFIX and len(a) - n <= SAME_STEM_TAIL and len(b) - n <= SAME_STEM_TAIL
 
 
 @dataclass
@@ -114,16 +162,24 @@ class Claim:
     negated: bool
 
     @classmethod
-    def of(cls, text: str) -> Claim:
+    def of(cls, text: str, negators: frozenset[str] = NEGATORS) -> Claim:
         tokens = tokenise(text)
-        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), has_negation(tokens))
+        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), has_negation(tokens, negators))
 
 
 # ---------------------------------------------------------------- quote
 
 
+_SEP = "\x1f"
+_ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]|\(\s*\.\.\.\s*\)|\.\s\.\s\.|\.\.\.")
+
+
+def _joined(tokens: list[Token]) -> str:
+    return _SEP + _SEP.join(t.norm for t in tokens) + _SEP if tokens else ""
+
+
 def _fragments(quote: str) -> list[str]:
-    q = strip_quote(quote).replace("[...]", "...")
+    q = _ELLIPSIS.sub("...", strip_quote(quote))
     parts = [p.strip(" " + QUOTE_CHARS + ".,;:") for p in q.split("...")]
     return [p for p in parts if p]
 
@@ -136,6 +192,13 @@ def _in_order(fragments: list[str], text: str) -> bool:
             return False
         pos = found + len(frag)
     return True
+
+
+def _same_words(fragments: list[str], chunk: Prepared) -> bool:
+    """The fragments' words, in order and each fragment's words contiguous, ignoring every mark between them:
+    how a reader compares a quote that dropped inner quotation marks, a comma or a dash."""
+    needles = [_joined(tokenise(f)) for f in fragments]
+    return all(needles) and _in_order(needles, chunk.joined)
 
 
 def _longest_prefix(needle: str, hay: str) -> int:
@@ -160,6 +223,12 @@ def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]
             how = "verbatim" if len(fragments) == 1 else f"as {len(fragments)} fragments in order"
             return Check(passed=True, evidence_id=chunk.ev.id, score=1.0,
                          detail=f"found {how} in {chunk.ev.id} (after normalisation)"), []
+    for chunk in chunks:
+        if _same_words(fragments, chunk):
+            how = "" if len(fragments) == 1 else f", as {len(fragments)} fragments in order"
+            return Check(passed=True, evidence_id=chunk.ev.id, score=1.0,
+                         detail=f"found in {chunk.ev.id} word for word{how} (quotation marks and punctuation "
+                                "aside)"), []
     best = max(chunks, key=lambda c: _longest_prefix(fragments[0], c.norm))
     n = _longest_prefix(fragments[0], best.norm)
     return (
@@ -206,7 +275,14 @@ def _negated(chunk: Prepared, first: int, last: int) -> bool:
     return negs[last + 1] > negs[max(0, first - NEGATION_LOOKBEHIND)]
 
 
-def span_check(claim: Claim, chunks: list[Prepared], factor: float) -> tuple[Check, list[Reason]]:
+Disagreement = Callable[[str], list[Finding]]  # support text -> polarity findings (empty: they agree)
+
+
+def span_check(
+    claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None
+) -> tuple[Check, list[Reason]]:
+    """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim in
+    negation, direction or comparison (see `polarity`) does not carry it."""
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:
@@ -218,20 +294,32 @@ def span_check(claim: Claim, chunks: list[Prepared], factor: float) -> tuple[Che
     limit = max(math.ceil(factor * len(claim.tokens)), len(claim.stems))
     closest: tuple[int, Prepared, int, int] | None = None  # shortest covering window overall
     polarity_miss: tuple[Prepared, int, int] | None = None
+    disagrees: tuple[Prepared, int, int, list[Finding]] | None = None
     for chunk in chunks:
         for first, last in _covering_windows(chunk.stems, claim.stems):
             length = last - first + 1
             if closest is None or length < closest[0]:
                 closest = (length, chunk, first, last)
-            if length > limit:
+            if length > limit or chunk.sentence_of[first] != chunk.sentence_of[last]:
                 continue
             if _negated(chunk, first, last) == claim.negated:
+                findings = disagreement(chunk.sentence_text(first, last)) if disagreement else []
+                if findings:
+                    disagrees = disagrees or (chunk, first, last, findings)
+                    continue
                 return Check(
                     passed=True, evidence_id=chunk.ev.id, score=1.0,
                     detail=(f"all {len(claim.stems)} content stems within {length} tokens (limit {limit}) "
                             f"of {chunk.ev.id}: '{chunk.snippet(first, last)}'"),
                 ), []
             polarity_miss = polarity_miss or (chunk, first, last)
+    if disagrees is not None:
+        chunk, first, last, findings = disagrees
+        return Check(
+            passed=False, evidence_id=chunk.ev.id, score=0.0,
+            detail=f"the window in {chunk.ev.id} disagrees with the claim: '{chunk.snippet(first, last)}'; "
+            + "; ".join(f.note for f in findings),
+        ), [Reason.SPAN_NOT_FOUND, *dict.fromkeys(f.reason for f in findings)]
     if polarity_miss is not None:
         chunk, first, last = polarity_miss
         return Check(
@@ -242,7 +330,8 @@ def span_check(claim: Claim, chunks: list[Prepared], factor: float) -> tuple[Che
         length, chunk, first, last = closest
         return Check(
             passed=False, evidence_id=chunk.ev.id, score=round(limit / length, 3),
-            detail=f"shortest window holding all content stems is {length} tokens in {chunk.ev.id} (limit {limit})",
+            detail=(f"shortest window holding all content stems is {length} tokens in {chunk.ev.id} (limit {limit}, "
+                    "within one sentence)"),
         ), [Reason.SPAN_NOT_FOUND]
     best = max(chunks, key=lambda c: len(claim.stems & c.text_stems))
     missing = sorted(claim.stems - best.text_stems)

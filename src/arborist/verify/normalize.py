@@ -22,7 +22,8 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from arborist.retrieval.analysis import STOPWORDS, content_tokens, stem_all
+from arborist.text import STOPWORDS, content_tokens, stem_all
+from arborist.verify.lexicon import NEGATION_WORDS
 
 _CHAR_MAP = str.maketrans(
     {
@@ -33,6 +34,11 @@ _CHAR_MAP = str.maketrans(
     }
 )
 _WS = re.compile(r"\s+")
+# Greek letters as the words they are read as, so "β-catenin" and "beta-catenin" are the same tokens.
+_GREEK = str.maketrans({
+    "\u03b1": "alpha", "\u03b2": "beta", "\u03b3": "gamma", "\u03b4": "delta", "\u03b5": "epsilon",
+    "\u03ba": "kappa", "\u03bb": "lambda", "\u03bc": "mu", "\u03c3": "sigma", "\u03c4": "tau", "\u03c9": "omega",
+})
 
 # Quote characters, straight and curly, single and double (for stripping).
 QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
@@ -43,9 +49,7 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
 _TOKEN = re.compile(rf"(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 
-NEGATORS = frozenset(
-    {"not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot"}
-)
+NEGATORS = frozenset(NEGATION_WORDS)  # the default; the policy's `negation_words` are what a verification uses
 _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall"}
 
 
@@ -99,7 +103,7 @@ def tokenise(text: str) -> list[Token]:
                 continue
             text_piece = piece.group()
             p_start, p_end = start + piece.start(), start + piece.end()
-            norm = unicodedata.normalize("NFKC", text_piece).casefold()
+            norm = unicodedata.normalize("NFKC", text_piece).casefold().translate(_GREEK)
             nxt = pieces[i + 1].group() if i + 1 < len(pieces) else None
             if nxt is not None and nxt.casefold() == "t" and norm.endswith("n") and len(norm) > 1:
                 base = norm[:-1]
@@ -124,8 +128,8 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(s for s in token_stems(tokenise(text)) if s)
 
 
-def has_negation(tokens: list[Token]) -> bool:
-    return any(t.norm in NEGATORS for t in tokens)
+def has_negation(tokens: list[Token], negators: frozenset[str] = NEGATORS) -> bool:
+    return any(t.norm in negators for t in tokens)
 
 
 def is_stopword(norm: str) -> bool:

@@ -16,13 +16,34 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
+from arborist.text import TEXT_RULES_VERSION
+from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
+from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/1"
+POLICY_HASH_TAG = "arborist-verifier-policy/2"
 
 
 class PolicyError(InputError, ValueError):
     """An unknown verifier policy field or an invalid value (one line, naming what is valid)."""
+
+
+class DirectionPair(BaseModel):
+    """Two opposite word groups for the direction check (see `polarity`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    up: tuple[str, ...]
+    down: tuple[str, ...]
+    complementary: bool = Field(description="not-A means B (required vs dispensable); else not-A is not B")
+    required: bool = Field(description="a claim's word of this pair must be stated by its support")
+
+
+def _default_pairs() -> dict[str, DirectionPair]:
+    return {
+        name: DirectionPair(up=up, down=down, complementary=complementary, required=required)
+        for name, (up, down, complementary, required) in lexicon.DIRECTION_PAIRS.items()
+    }
 
 
 class VerifierPolicy(BaseModel):
@@ -46,6 +67,22 @@ class VerifierPolicy(BaseModel):
     demote_missed_answer: bool = Field(
         default=False, description="when the missed-answer guard fires, set audit mode EVIDENCE-MISSED-PARTIAL"
     )
+    slot_check: bool = Field(
+        default=True, description="Rule 10: an answer to a when/how-many question that states no date/number is not STRICT"
+    )
+    polarity_checks: bool = Field(
+        default=True, description="negation, direction and comparison of a claim against its quote or span"
+    )
+    negation_words: tuple[str, ...] = Field(
+        default=lexicon.NEGATION_WORDS, description="words that negate the next content word of their clause"
+    )
+    negative_prefixes: tuple[str, ...] = Field(
+        default=lexicon.NEGATIVE_PREFIXES, description="prefixes that negate a word's base (independent, unstable)"
+    )
+    direction_pairs: dict[str, DirectionPair] = Field(
+        default_factory=_default_pairs, description="opposite word groups for the direction check"
+    )
+
     guard_proximity_runes: int = Field(
         default=200, ge=0, description="missed-answer guard: how close (in runes) a candidate must be to a subject token"
     )
@@ -64,6 +101,14 @@ class VerifierPolicy(BaseModel):
             super().__init__(**data)
         except ValidationError as exc:
             raise PolicyError(_one_line(exc)) from None
+
+
+    def lexicon(self) -> Lexicon:
+        """The polarity word lists, stemmed (cached per distinct list)."""
+        pairs = tuple(
+            (name, p.up, p.down, p.complementary, p.required) for name, p in sorted(self.direction_pairs.items())
+        )
+        return build_lexicon(self.negation_words, self.negative_prefixes, pairs)
 
 
 def policy_fields() -> list[str]:
@@ -92,5 +137,7 @@ def _one_line(exc: ValidationError) -> str:
 
 
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:
-    """Covers only the verifier's own knobs, so answer-policy changes never move it."""
-    return tagged_digest(POLICY_HASH_TAG, (policy or VerifierPolicy()).model_dump(mode="json"))
+    """Covers the verifier's own knobs and the version of the shared text rules it tokenises with
+    (`arborist.text`), so answer-policy changes never move it and a text-rule change always does."""
+    body = {"policy": (policy or VerifierPolicy()).model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
+    return tagged_digest(POLICY_HASH_TAG, body)

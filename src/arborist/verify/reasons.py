@@ -52,11 +52,15 @@ class Reason(StrEnum):
     ENTITY_MISSING = "ENTITY_MISSING"
     LOW_OVERLAP = "LOW_OVERLAP"
     NEGATION_MISMATCH = "NEGATION_MISMATCH"
+    DIRECTION_MISMATCH = "DIRECTION_MISMATCH"
+    DIRECTION_UNSTATED = "DIRECTION_UNSTATED"
+    COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
     WARRANT_MISSING = "WARRANT_MISSING"
     TOO_MANY_EVIDENCE_IDS = "TOO_MANY_EVIDENCE_IDS"
     TITLE_IRRELEVANT = "TITLE_IRRELEVANT"
     SUBJECT_ABSENT = "SUBJECT_ABSENT"
+    SLOT_UNFILLED = "SLOT_UNFILLED"
     NO_CLAIMS = "NO_CLAIMS"
     ABSTAINED = "ABSTAINED"
     PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
@@ -76,12 +80,21 @@ REASONS: dict[Reason, str] = {
     Reason.NUMBER_MISSING: "a number or date in the claim occurs in none of the cited evidence",
     Reason.ENTITY_MISSING: "a capitalised name in the claim occurs in none of the cited evidence",
     Reason.LOW_OVERLAP: "the claim's content-stem overlap with the best window of the cited evidence is below the threshold",
-    Reason.NEGATION_MISMATCH: "the evidence window that matches the claim's words has the opposite polarity (not/no/never)",
+    Reason.NEGATION_MISMATCH: "the claim and the words that support it disagree in negation (not/no/never/unable/lack/"
+    "fail, or a negative prefix: dependent vs independent)",
+    Reason.DIRECTION_MISMATCH: "the claim states the opposite direction of its support (increase vs reduce, induce vs "
+    "suppress, higher vs lower, improve vs worsen, before vs after, ...)",
+    Reason.DIRECTION_UNSTATED: "the claim asserts a direction (increase, reduce, improve, more, ...) that its support "
+    "does not state near the claim's words",
+    Reason.COMPARISON_MISMATCH: "the claim compares its terms the other way round from its support (A more than B vs "
+    "B more than A)",
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
     Reason.WARRANT_MISSING: "the claim cites no evidence, or cites an id that is not in the evidence",
     Reason.TOO_MANY_EVIDENCE_IDS: "the claim cites more evidence ids than the policy allows per claim",
     Reason.TITLE_IRRELEVANT: "a cited chunk's title shares no content stem with the question (Rule 8)",
     Reason.SUBJECT_ABSENT: "none of the question's subject tokens occurs in any cited evidence (Rule 9)",
+    Reason.SLOT_UNFILLED: "the question asks for a date or a number (when / how many / how much ...) and no claim "
+    "states one (Rule 10: demotes STRICT)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

@@ -5,10 +5,14 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
     VERIFIED_QUOTE  quote check passed, entities passed and, in claim_lattice
                     mode, the claim is supported by its own quote: the claim's
                     names and numbers, and enough of its content words, are in
-                    the quote (or the cited chunk's title). A genuine quote
-                    must not carry a claim the quote does not make; chunk-wide
-                    support is the span check's job (QUOTE_MISMATCH otherwise)
-    VERIFIED_SPAN   span check passed and entities passed
+                    the quote (or the cited chunk's title), and the quote agrees
+                    with the claim in negation, direction and comparison (see
+                    `polarity`). A genuine quote must not carry a claim the
+                    quote does not make; chunk-wide support is the span check's
+                    job (QUOTE_MISMATCH otherwise)
+    VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
+                    claim in negation, direction and comparison) and entities
+                    passed
     PARTIAL         quote, span or paraphrase passed, but the claim is not
                     verified; also a verified claim that cites an unknown id
                     or more ids than `max_evidence_ids` is capped here
@@ -19,7 +23,8 @@ Per answer:
 
     STRICT      every claim verified; demoted to HYBRID by Rule 8
                 (TITLE_IRRELEVANT) when a cited title shares no content stem
-                with the question
+                with the question, and by Rule 10 (SLOT_UNFILLED, see
+                `slots`) when a when/how-many question gets no date/number
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
     ABSTAINED   no claims and at least one abstained request
@@ -34,8 +39,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel, Field
 
+from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.checks import (
     Check,
     Claim,
@@ -48,6 +54,7 @@ from arborist.verify.checks import (
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.normalize import content_stems
+from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
@@ -59,6 +66,7 @@ from arborist.verify.schema import (
     parse_answer,
     parse_evidence,
 )
+from arborist.verify.slots import fills, question_slot
 
 
 class ClaimChecks(BaseModel):
@@ -85,7 +93,9 @@ class Verification(BaseModel):
     question: str
     claims: list[ClaimVerification]
     n_verified: int
-    n_quotes: int  # claims (or quotes) in the answer
+    # claims in the answer (in quote mode its quotes, each one claim); records written before the
+    # rename call it n_quotes
+    n_claims: int = Field(validation_alias=AliasChoices("n_claims", "n_quotes"))
     abstained_requests: list[str]
     quantifier: Quantifier
     guard: GuardResult
@@ -93,6 +103,26 @@ class Verification(BaseModel):
     reasons: list[Reason]  # answer-level
     notes: list[str]
     verifier_policy_hash: str
+
+    @classmethod
+    def unverifiable(cls, question: str, mode: str, why: str, policy: VerifierPolicy | None = None) -> Verification:
+        """The label of an answer that has nothing to verify (the provider failed, or the response did not
+        parse into the mode's shape): UNGROUNDED, no claims, `why` as its note."""
+        return cls(
+            label=Label.UNGROUNDED,
+            audit_mode=AuditMode.UNLINKED,
+            mode=mode,
+            question=question,
+            claims=[],
+            n_verified=0,
+            n_claims=0,
+            abstained_requests=[],
+            quantifier=classify_quantifier(question),
+            guard=GuardResult(),
+            reasons=[],
+            notes=[why],
+            verifier_policy_hash=verifier_policy_hash(policy),
+        )
 
 
 def _add(reasons: list[Reason], *codes: Reason) -> None:
@@ -105,7 +135,9 @@ def _not_run(detail: str) -> Check:
     return Check(passed=False, detail=detail)
 
 
-def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy) -> ClaimVerification:
+def _verify_item(
+    item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon
+) -> ClaimVerification:
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
     unknown = [i for i in ids if i not in prepared]
@@ -128,7 +160,7 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
         return ClaimVerification(index=item.index, text=item.text, evidence_ids=item.evidence_ids,
                                  verdict=Verdict.UNSUPPORTED, reasons=caps, notes=notes, checks=checks)
 
-    claim = Claim.of(item.text)
+    claim = Claim.of(item.text, lex.negators)
     failures: list[Reason] = []
     quote = None
     if item.quote is not None:
@@ -139,7 +171,8 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
-    span, why = span_check(claim, cited, policy.span_window_factor)
+    disagreement = (lambda support: compare(item.text, support, lex)) if policy.polarity_checks else None
+    span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
     failures += why
     entities, why = entities_check(claim, cited)
     failures += why
@@ -148,11 +181,17 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
 
     quote_ok = bool(quote and quote.passed)
     backs_claim = mode == "quote" or (
-        quote_ok and item.quote is not None and _quote_backs_claim(claim, item.quote, cited, policy)
+        quote_ok and item.quote is not None and _quote_backs_claim(claim, item.quote, cited, policy, lex)
     )
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
-    if quote_ok and entities.passed and backs_claim:
+    agrees = True
+    if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
+        findings = disagreement(item.quote)
+        agrees = not findings
+        failures += [f.reason for f in findings]
+        notes += [f"quote: {f.note}" for f in findings]
+    if quote_ok and entities.passed and backs_claim and agrees:
         verdict = Verdict.VERIFIED_QUOTE
     elif span.passed and entities.passed:
         verdict = Verdict.VERIFIED_SPAN
@@ -172,12 +211,18 @@ def _verify_item(item: Item, mode: str, prepared: dict[str, Prepared], policy: V
     )
 
 
-def _quote_backs_claim(claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy) -> bool:
-    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title)."""
+def _quote_backs_claim(
+    claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy, lex: Lexicon
+) -> bool:
+    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title).
+    Abbreviations the chunk, claim or quote define count in either form (see `abbreviations`)."""
     for chunk in cited:
-        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=quote))]
-        entities, _ = entities_check(claim, own)
-        paraphrase, _ = paraphrase_check(claim, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        defs = definitions(chunk.ev.text, claim.text, quote)
+        wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
+        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=expand(quote, defs)), lex.negators)]
+        own[0].align_stems(wide.stems)
+        entities, _ = entities_check(wide, own)
+        paraphrase, _ = paraphrase_check(wide, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if entities.passed and paraphrase.passed:
             return True
     return False
@@ -194,11 +239,12 @@ def verify_answer(
     question = check_question(question)
     mode = check_mode(mode)
     policy = load_policy(policy)
-    chunks = [Prepared.of(ev) for ev in parse_evidence(evidence)]
+    lex = policy.lexicon()
+    chunks = [Prepared.of(ev, lex.negators) for ev in parse_evidence(evidence)]
     parsed = parse_answer(mode, answer)
     prepared = {c.ev.id: c for c in chunks}
 
-    claims = [_verify_item(item, mode, prepared, policy) for item in parsed.items]
+    claims = [_verify_item(item, mode, prepared, policy, lex) for item in parsed.items]
     n = len(claims)
     n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
@@ -214,7 +260,7 @@ def verify_answer(
 
     instruction = instruction_guard(
         [c.ev for c in chunks], parsed.items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
-        lambda item: _verify_item(item, mode, prepared, policy).verdict in VERIFIED,
+        lambda item: _verify_item(item, mode, prepared, policy, lex).verdict in VERIFIED,
     )
     if instruction.flagged:
         _add(reasons, Reason.INSTRUCTION_IN_EVIDENCE)
@@ -241,6 +287,13 @@ def verify_answer(
             if label is Label.STRICT:
                 label = Label.HYBRID
                 notes.append("Rule 8: STRICT demoted to HYBRID")
+    slot = question_slot(question) if policy.slot_check else None
+    if slot is not None and n and not fills(slot, question, [i.text for i in parsed.items]):
+        _add(reasons, Reason.SLOT_UNFILLED)
+        notes.append(f"Rule 10: the question asks for a {slot.value.lower()}, and no claim states one")
+        if label is Label.STRICT:
+            label = Label.HYBRID
+            notes.append("Rule 10: STRICT demoted to HYBRID")
     if subject and cited and not any(c.stem_set & subject for c in cited):
         _add(reasons, Reason.SUBJECT_ABSENT)
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
@@ -275,7 +328,7 @@ def verify_answer(
         question=question,
         claims=claims,
         n_verified=n_verified,
-        n_quotes=n,
+        n_claims=n,
         abstained_requests=parsed.abstained_requests,
         quantifier=quantifier,
         guard=guard,

@@ -1,0 +1,228 @@
+"""Labels you can bet on: answer the demo and SQuAD questions, with and without their gold paragraph.
+
+Usage:
+  .venv/bin/python bench/answer_grounding.py --records FILE.jsonl [--n 30] [--sets demo squad squad-unanswerable]
+                                             [--set quote_schema=sentences] [--profile qwen2.5-1.5b]
+  .venv/bin/python bench/answer_grounding.py --from-records FILE.jsonl [FILE.jsonl ...]
+
+Three sets, each answered with the default policy (plus any `--set KEY=VALUE`
+policy overrides, values read as JSON):
+
+- demo: the demo corpus's own questions (src/arborist/demo/questions.jsonl);
+  the three with no gold answer count as unanswerable;
+- squad: N SQuAD v1.1 questions (../shared/data/squad-single-hop), seeded,
+  one per paragraph, chosen among those whose gold answer occurs in no other
+  paragraph (so leaving the gold paragraph out really removes the answer);
+- squad-unanswerable: the same N questions, asked of a store that holds every
+  paragraph except their gold ones.
+
+Per set it prints the verifier label against "right": the answer contains
+the gold (the lenient string match of bench/answer_quality.py on what the
+answer asserts) or states every number of a gold that has some (see
+`right`), the
+abstention rate, contract validity, citation agreement (claims whose quote is
+found in the block they cite, among claims with a quote), STRICT rate and
+mean latency. `--from-records` re-verifies stored records under the current
+verifier (no model call), so a verifier change is measured on the very same
+answers: the records are the baseline, their stored labels the "before".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from _common import require_shared_data
+from answer_quality import answer_text, contains_gold
+from arborist.answer.pipeline import answer_question
+from arborist.answer.record import AnswerRecord
+from arborist.answer.verification import verify_record
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.corpus.store import open_store
+from arborist.governance.policy import build_policy
+from arborist.ingest import ingest_paths
+from arborist.models.local import LocalProvider
+from arborist.verify import Label, Reason, VerifierPolicy
+from arborist.verify.normalize import tokenise
+
+DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
+SETS = ("demo", "squad", "squad-unanswerable")
+
+
+def squad_questions(n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(corpus documents, N questions with their gold paragraph id), chosen as the module says."""
+    data = require_shared_data() / "squad-single-hop" / "dev-v1.1-13-articles.json"
+    top = json.loads(data.read_text(encoding="utf-8"))
+    docs, candidates = [], []
+    for article in top["data"]:
+        for p, para in enumerate(article["paragraphs"]):
+            doc_id = f"{article['title']}#{p}"
+            docs.append({"id": doc_id, "title": article["title"], "text": para["context"]})
+            for qa in para["qas"]:
+                answers = list(dict.fromkeys(a["text"] for a in qa["answers"]))
+                candidates.append({"id": qa["id"], "question": qa["question"], "answers": answers, "gold": doc_id})
+    texts = {d["id"]: d["text"].casefold() for d in docs}
+    unique = [q for q in candidates
+              if not any(a.casefold() in t for a in q["answers"] for i, t in texts.items() if i != q["gold"])]
+    rng = random.Random(seed)
+    rng.shuffle(unique)
+    chosen, paragraphs = [], set()
+    for q in unique:
+        if q["gold"] not in paragraphs:
+            chosen.append(q)
+            paragraphs.add(q["gold"])
+        if len(chosen) == n:
+            break
+    return docs, chosen
+
+
+def build_store(work: Path, name: str, docs: list[dict[str, Any]]) -> Path:
+    corpus = work / f"{name}.json"
+    corpus.write_text(json.dumps(docs), encoding="utf-8")
+    db = work / f"{name}.db"
+    ingest_paths(db, [corpus], ChunkingSettings())
+    return db
+
+
+def plan(sets: list[str], n: int, seed: int, work: Path) -> list[tuple[str, Path, list[dict[str, Any]]]]:
+    """(set name, store, questions) for every requested set."""
+    out = []
+    if "demo" in sets:
+        db = work / "demo.db"
+        ingest_paths(db, [DEMO / "corpus"], ChunkingSettings())
+        rows = [json.loads(line) for line in (DEMO / "questions.jsonl").read_text().splitlines() if line.strip()]
+        out.append(("demo", db, [{"id": r["id"], "question": r["question"], "answers": r["answers"]} for r in rows]))
+    if "squad" in sets or "squad-unanswerable" in sets:
+        docs, questions = squad_questions(n, seed)
+        if "squad" in sets:
+            out.append(("squad", build_store(work, "squad", docs), questions))
+        if "squad-unanswerable" in sets:
+            gold = {q["gold"] for q in questions}
+            kept = [d for d in docs if d["id"] not in gold]
+            unanswerable = [{**q, "answers": []} for q in questions]
+            out.append(("squad-unanswerable", build_store(work, "squad-heldout", kept), unanswerable))
+    return out
+
+
+def overrides(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        node = out
+        *parents, leaf = key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out
+
+
+def right(record: AnswerRecord, golds: list[str]) -> bool:
+    """`contains_gold`, or, for a gold that holds numbers (the demo's "within 14 days of the first
+    charge"), the answer states every one of them ("14 days"): the demo's golds are whole phrases that
+    a correct short answer rarely repeats word for word."""
+    if contains_gold(record, golds):
+        return True
+    stated = {t.norm for t in tokenise(answer_text(record)) if t.number}
+    for gold in golds:
+        numbers = {t.norm for t in tokenise(gold) if t.number}
+        if numbers and numbers <= stated:
+            return True
+    return False
+
+
+def abstained(record: AnswerRecord) -> bool:
+    v = record.verification
+    return v is not None and v.label is Label.ABSTAINED
+
+
+def report(name: str, rows: list[tuple[dict[str, Any], AnswerRecord]]) -> None:
+    answerable = [(q, r) for q, r in rows if q["answers"]]
+    unanswerable = [(q, r) for q, r in rows if not q["answers"]]
+    print(f"\n### {name}: {len(rows)} questions ({len(answerable)} answerable, {len(unanswerable)} unanswerable)")
+    if answerable:
+        table: dict[str, Counter[bool]] = defaultdict(Counter)
+        for q, r in answerable:
+            assert r.verification is not None
+            table[r.verification.label.value][right(r, q["answers"])] += 1
+        print("| label | right | wrong |")
+        print("|---|---|---|")
+        for label in ("STRICT", "HYBRID", "UNGROUNDED", "ABSTAINED"):
+            print(f"| {label} | {table[label][True]} | {table[label][False]} |")
+        strict, gold = table["STRICT"], sum(t[True] for t in table.values())
+        n_strict = strict[True] + strict[False]
+        print(f"STRICT answers that are right: {strict[True]}/{n_strict}"
+              + (f" = {strict[True] / n_strict:.0%}" if n_strict else "")
+              + f"; right answers that are STRICT: {strict[True]}/{gold}"
+              + (f" = {strict[True] / gold:.0%}" if gold else ""))
+    if unanswerable:
+        labels = Counter(r.verification.label.value for _, r in unanswerable if r.verification)
+        n = len(unanswerable)
+        print(f"unanswerable: abstained {labels['ABSTAINED']}/{n}, STRICT {labels['STRICT']}/{n}; labels {dict(labels)}")
+    valid = sum(r.contract.valid for _, r in rows)
+    quoted = [c for _, r in rows if r.verification for c in r.verification.claims if c.checks.quote is not None]
+    agree = sum(bool(c.checks.quote and c.checks.quote.passed) for c in quoted)
+    miscited = sum(Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons for c in quoted)
+    strict_all = sum(bool(r.verification and r.verification.label is Label.STRICT) for _, r in rows)
+    latency = statistics.fmean(r.timings.get("total", 0.0) for _, r in rows) if rows else float("nan")
+    print(f"contract-valid {valid}/{len(rows)}; citation agreement {agree}/{len(quoted)} claims "
+          f"(miscited {miscited}); STRICT {strict_all}/{len(rows)}; mean latency {latency:.1f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
+    ap.add_argument("--n", type=int, default=30, help="SQuAD questions (the same N for both SQuAD sets)")
+    ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--profile", default="qwen2.5-1.5b")
+    ap.add_argument("--set", dest="sets_policy", action="append", default=[], metavar="KEY=VALUE",
+                    help="answer-policy override, e.g. quote_schema=sentences (repeatable)")
+    ap.add_argument("--records", type=Path, help="append every answer record here (JSONL)")
+    ap.add_argument("--from-records", type=Path, nargs="+", help="re-verify stored records; no model call")
+    ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
+    args = ap.parse_args()
+    verifier = VerifierPolicy()
+    grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
+    if args.from_records:
+        for path in args.from_records:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                item = json.loads(line)
+                stored = AnswerRecord.model_validate(item["record"])
+                grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
+                grouped[f"{item['set']} ({path.name}, current verifier)"].append(
+                    (item["q"], verify_record(stored, verifier)))
+        for name in sorted(grouped):
+            report(name, grouped[name])
+        return
+    work = args.out or Path(tempfile.mkdtemp(prefix="arborist-grounding-"))
+    work.mkdir(parents=True, exist_ok=True)
+    provider = LocalProvider(args.profile)
+    policy = build_policy(model_id=f"local:{provider.model_id}", **overrides(args.sets_policy))
+    for name, db, questions in plan(args.sets, args.n, args.seed, work):
+        with open_store(db) as store:
+            for i, q in enumerate(questions, 1):
+                record = verify_record(answer_question(store, q["question"], policy, provider), verifier)
+                assert record.verification is not None
+                grouped[name].append((q, record))
+                print(f"{name} {i}/{len(questions)} {q['id']}: {record.verification.label.value} "
+                      f"right={right(record, q['answers']) if q['answers'] else '-'} "
+                      f"{record.timings.get('total', 0):.1f} s", flush=True)
+                if args.records:
+                    with args.records.open("a", encoding="utf-8") as fh:
+                        fh.write(json.dumps({"set": name, "q": q, "policy_overrides": args.sets_policy,
+                                             "record": record.model_dump(mode="json")}) + "\n")
+    for name in grouped:
+        report(name, grouped[name])
+
+
+if __name__ == "__main__":
+    main()

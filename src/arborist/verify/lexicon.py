@@ -1,0 +1,74 @@
+"""The default word lists of the polarity checks (see `polarity`); the policy holds the values in force.
+
+They are verifier policy values, folded into `verifier_policy_hash`: a word
+added or removed here changes the hash, so cached answers are re-verified.
+Words are listed as written (any inflection); the checks stem them.
+"""
+
+from __future__ import annotations
+
+NEGATION_WORDS: tuple[str, ...] = (
+    "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
+    "unable", "incapable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
+)
+
+NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
+
+# name -> (one side, the other side, complementary, required); see polarity.Pair.
+DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {
+    "amount": (
+        ("increase", "increased", "increasing", "increment", "raise", "raised", "elevate",
+         "elevated", "elevation", "enhance", "enhanced", "enhancement", "augment", "augmented", "boost", "amplify",
+         "amplified", "amplification", "upregulate", "upregulated", "upregulation", "induce", "induced", "induction",
+         "stimulate", "stimulated", "stimulation", "promote", "promoted", "promotion", "accelerate", "accelerated", "exacerbate", "exacerbated", "potentiate", "heighten",
+         "strengthen", "higher", "high", "greater", "more", "larger", "bigger", "gain", "gained", "expand",
+         "expanded", "expansion", "accumulate", "accumulated", "accumulation", "faster", "longer", "prolong",
+         "prolonged", "extend", "extended", "double", "doubled", "triple", "surge", "excess", "encourage",
+         "hyperactive"),
+        ("decrease", "decreased", "decreasing", "decline", "declined", "reduce", "reduced", "reducing", "reduction",
+         "lower", "low", "lowered", "diminish", "diminished", "inhibit", "inhibited", "inhibition", "suppress",
+         "suppressed", "suppression", "repress", "repressed", "repression", "attenuate", "attenuated", "attenuation",
+         "block", "blocked", "blockade", "impair", "impaired", "impairment", "downregulate", "downregulated",
+         "downregulation", "dampen", "dampened", "deplete", "depleted", "depletion", "abolish", "abolished",
+         "abrogate", "abrogated", "less", "fewer", "smaller", "lesser", "drop", "dropped", "fall", "fell", "fallen",
+         "slow", "slower", "slowed", "delay", "delayed", "weaken", "weakened", "prevent", "prevented", "prevention",
+         "blunt", "blunted", "lose", "lost", "loss", "shrink", "minimize", "restrict", "restricted", "hinder",
+         "impede", "impeded", "antagonize", "silence", "silenced", "shorter", "shorten", "shortened", "halve", "halved", "deficit",
+         "mitigate", "mitigated", "degrade", "degraded", "degradation", "scarce"),
+        False, True,
+    ),
+    "outcome": (
+        ("improve", "improved", "improvement", "ameliorate", "ameliorated", "rescue", "rescued", "protect",
+         "protected", "protection", "protective", "benefit", "beneficial", "alleviate", "alleviated", "restore",
+         "restored", "cure", "cured", "better", "favorable", "favourable", "safe", "safer", "relieve", "relieved"),
+        ("worsen", "worsened", "worse", "aggravate", "aggravated", "exacerbate", "exacerbated", "harm", "harmful",
+         "damage", "damaged", "detrimental", "deleterious", "adverse", "toxic", "poor", "poorer", "impair",
+         "impaired"),
+        False, True,
+    ),
+    "sign": (("positive", "positively"), ("negative", "negatively"), False, True),
+    "order": (
+        ("before", "prior", "precede", "preceded", "precedes", "earlier", "early", "pre"),
+        ("after", "following", "follow", "follows", "followed", "subsequent", "subsequently", "later", "late",
+         "post"),
+        False, False,
+    ),
+    "necessity": (
+        ("necessary", "necessity", "require", "required", "requires", "requirement", "essential", "needed",
+         "indispensable"),
+        ("dispensable", "unnecessary", "nonessential", "redundant"),
+        True, False,
+    ),
+    "dependence": (("dependent", "dependence", "depend", "depends"), ("independent", "independence"), True, False),
+    "presence": (("present", "presence", "detectable", "detected"), ("absent", "absence", "undetectable"), True, False),
+    "frequency": (
+        ("common", "frequent", "frequently", "often", "prevalent", "widespread", "majority"),
+        ("rare", "rarely", "uncommon", "infrequent", "scarce", "seldom", "minority"),
+        False, True,
+    ),
+    "sameness": (
+        ("similar", "same", "comparable", "equal", "equivalent", "identical", "unchanged", "resemble"),
+        ("different", "differ", "differs", "difference", "differences", "distinct", "dissimilar", "altered"),
+        True, False,
+    ),
+}

@@ -1,0 +1,345 @@
+"""Does the support say the same thing *the same way round*? Negation and direction, claim vs quote or span.
+
+Word overlap cannot tell "PD-1 triggering reduces IL-10" from "PD-1 triggering
+induced IL-10": the words agree, the direction does not. This check compares a
+claim with the text that is meant to carry it (its own quote, or the sentence
+its span was found in), word by word where they line up:
+
+Alignment. Each claim token is lined up with the occurrence of the same stem
+in the support whose neighbourhood (content stems within `WINDOW` tokens
+left and right) best matches the claim's, left with left and right with
+right (crossed sides count half, for passives and nominalisations:
+"IL-10 was reduced by PD-1" vs "PD-1 reduced IL-10"). A word with a negative
+prefix lines up with its base, flipped: "UCP1-independent" with "dependent",
+"inactive" with "active" (prefixes `negative_prefixes`, base stem of at
+least `MIN_BASE` letters so "inform" is not "form").
+
+Negation (NEGATION_MISMATCH). A negator (`negation_words`: not, no, never,
+unable, lack, fail, ...) negates its head: the first content word after it in
+its clause, skipping intensifiers ("not significantly associated" -> associated;
+"lack of expression" -> expression). A claim word and the support word it
+lines up with must agree on being negated (a flipped prefix counts as one
+negation). "not only" negates nothing.
+
+Direction (DIRECTION_MISMATCH / DIRECTION_UNSTATED). `direction_pairs` are
+pairs of opposite word groups (increase/induce/higher/more vs decrease/
+inhibit/lower/less, improve vs worsen, positive vs negative, before vs after,
+necessary vs dispensable, ...). Every direction word of the claim is lined up
+with the support's words of the same pair by neighbourhood; it must meet a
+word of its own side (a negated word of a complementary pair counts as the
+other side: "not required" = "dispensable"). Meeting the other side is
+DIRECTION_MISMATCH; meeting none, for a pair marked `required`, is
+DIRECTION_UNSTATED: the claim asserts a direction its support never states
+near the claim's words (neighbourhood score below `STATED`).
+
+Comparison (COMPARISON_MISMATCH). When the claim compares ("A is more X
+than B", "A ... compared with B"), the support's comparison must not put A's
+words on B's side and B's on A's.
+
+Every finding names the words involved, so a report can show them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from arborist.text import stem_all
+from arborist.verify.normalize import Token, token_stems, tokenise
+from arborist.verify.reasons import Reason
+
+MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
+WINDOW = 5  # content stems on each side
+STATED = 0.5  # least neighbourhood score at which a support's direction word speaks of the claim's
+COMPARED_TERMS = 2  # content stems that name each compared term: before the comparative, after "than"
+MIN_BASE = 5
+# Words between a negator and its head that do not take the negation themselves.
+_SKIP = frozenset(
+    "significantly statistically necessarily directly always fully completely entirely consistently substantially "
+    "markedly appreciably detectably clearly measurably any only yet also further be been being have has had "
+    "a an the of to in on at for by with from its their this that these those there it is are was were do does did "
+    "seem seems seemed appear appears appeared".split()
+)
+_CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
+_COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two opposite word groups. `complementary`: not-A is B (required/dispensable); else not-A is not B."""
+
+    name: str
+    up: frozenset[str]  # stems
+    down: frozenset[str]
+    complementary: bool
+    required: bool  # a claim's word of this pair must be stated by its support
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    negators: frozenset[str]  # token norms
+    prefixes: tuple[str, ...]
+    pairs: tuple[Pair, ...]
+
+
+@lru_cache(maxsize=8)
+def build_lexicon(
+    negators: tuple[str, ...],
+    prefixes: tuple[str, ...],
+    pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
+) -> Lexicon:
+    """Stem the policy's word lists once (cached per list)."""
+    built = []
+    for name, up, down, complementary, required in pairs:
+        built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
+                          frozenset(stem_all([w.casefold() for w in down])), complementary, required))
+    return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built))
+
+
+@dataclass
+class Text:
+    """A claim or its support, tokenised with everything the comparison needs."""
+
+    raw: str
+    tokens: list[Token]
+    stems: list[str | None]  # content stems (None for stopwords)
+    all_stems: list[str]  # a stem for every token, stopwords included
+    breaks: list[bool]  # breaks[i]: a clause break between token i-1 and token i
+    negated_heads: dict[int, int] = field(default_factory=dict)  # head index -> negator index
+    positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
+    prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
+    _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, raw: str, lex: Lexicon) -> Text:
+        tokens = tokenise(raw)[:MAX_TOKENS]
+        stems = token_stems(tokens)
+        all_stems = stem_all([t.norm for t in tokens]) if tokens else []
+        breaks = [True] + [
+            any(ch in ",;:()[]" for ch in raw[tokens[i - 1].end : tokens[i].start]) or tokens[i].norm in _CLAUSE_WORDS
+            for i in range(1, len(tokens))
+        ]
+        text = cls(raw, tokens, stems, all_stems, breaks)
+        text.negated_heads = text._heads(lex)
+        for j, s in enumerate(all_stems):
+            text.positions.setdefault(s, []).append(j)
+            base = _prefix_base(s, lex.prefixes)
+            if base is not None:
+                text.prefixed.setdefault(base, []).append(j)
+        return text
+
+    def _heads(self, lex: Lexicon) -> dict[int, int]:
+        heads: dict[int, int] = {}
+        n = len(self.tokens)
+        for i, tok in enumerate(self.tokens):
+            if tok.norm not in lex.negators:
+                continue
+            if tok.norm == "not" and i + 1 < n and self.tokens[i + 1].norm == "only":
+                continue
+            for j in range(i + 1, min(n, i + 6)):
+                if self.breaks[j]:
+                    break
+                if self.tokens[j].norm in _SKIP or self.tokens[j].norm in lex.negators:
+                    continue
+                if self.stems[j] or self.tokens[j].number:
+                    heads.setdefault(j, i)
+                break
+        return heads
+
+    def passive(self, i: int) -> bool:
+        """'reduced by', 'is induced in response to ... by': the word's agent follows it."""
+        return any(t.norm == "by" for t in self.tokens[i + 1 : i + 3])
+
+    def compound(self, i: int) -> bool:
+        """A word hyphenated to the one before it ("diet-induced", "UCP1-dependent") modifies a noun."""
+        return i > 0 and self.raw[self.tokens[i - 1].end : self.tokens[i].start] in ("-", "\u2010", "\u2011")
+
+    def context(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
+        """The nearest WINDOW content stems on each side of token i, within its clause (cached)."""
+        if i not in self._contexts:
+            left: list[str] = []
+            k = i
+            while k > 0 and not self.breaks[k] and len(left) < WINDOW:
+                k -= 1
+                if self.stems[k]:
+                    left.append(self.stems[k] or "")
+            right: list[str] = []
+            k = i + 1
+            while k < len(self.tokens) and not self.breaks[k] and len(right) < WINDOW:
+                if self.stems[k]:
+                    right.append(self.stems[k] or "")
+                k += 1
+            self._contexts[i] = (frozenset(left), frozenset(right))
+        return self._contexts[i]
+
+
+def _score(a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]], cross: float) -> float:
+    return len(a[0] & b[0]) + len(a[1] & b[1]) + cross * (len(a[0] & b[1]) + len(a[1] & b[0]))
+
+
+def _prefix_base(stem: str, prefixes: tuple[str, ...]) -> str | None:
+    for p in prefixes:
+        if stem.startswith(p) and len(stem) - len(p) >= MIN_BASE:
+            return stem[len(p) :]
+    return None
+
+
+def _occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool]]:
+    """(index, flipped) of support tokens that are `stem`, or its negative-prefixed form, or its base."""
+    base = _prefix_base(stem, lex.prefixes)
+    same = [(j, False) for j in support.positions.get(stem, [])]
+    flipped = [(j, True) for j in support.positions.get(base, [])] if base is not None else []
+    flipped += [(j, True) for j in support.prefixed.get(stem, [])]
+    return sorted(same + flipped)
+
+
+def _align(
+    claim: Text, i: int, candidates: list[tuple[int, bool]], support: Text, same_word_bonus: bool = False
+) -> tuple[int, bool, float] | None:
+    """The candidate whose neighbourhood best matches claim token i's, with its score. Left and right
+    sides are swapped at full weight only when one side is passive ("reduced by"), else at a quarter.
+    With `same_word_bonus`, a candidate event that uses the claim's very word (within its next three
+    words: "promotes degradation" for "degrading") scores one more."""
+    if not candidates:
+        return None
+    ctx = claim.context(i)
+    own = claim.all_stems[i]
+
+    def score(j: int) -> float:
+        base = _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
+        return base + (1.0 if same_word_bonus and own in support.all_stems[j : j + 4] else 0.0)
+
+    # ties go to the candidate at the most similar relative position (claims and quotes run parallel)
+    where = i / max(1, len(claim.tokens))
+    best = max(candidates, key=lambda c: (score(c[0]), -abs(c[0] / max(1, len(support.tokens)) - where), -c[0]))
+    return best[0], best[1], score(best[0])
+
+
+@dataclass(frozen=True)
+class Finding:
+    reason: Reason
+    note: str
+
+
+def _event_side(pair: Pair, stem: str) -> int:
+    return 1 if stem in pair.up else -1 if stem in pair.down else 0
+
+
+def _side(pair: Pair, text: Text, i: int) -> int:
+    """Token i's side of `pair` (+1, -1, or 0 for none). Words of one pair close together in one clause
+    are one event whose side is the product ("decreased weight gain" is down, as is "reduces ... gain"):
+    the first word carries it, the later ones none."""
+    side = _event_side(pair, text.all_stems[i])
+    if not side:
+        return 0
+    for k in range(i - 1, max(-1, i - 4), -1):
+        if text.breaks[k + 1]:
+            break
+        if _event_side(pair, text.all_stems[k]):
+            return 0  # part of an event that starts earlier
+    for k in range(i + 1, min(len(text.tokens), i + 4)):
+        if text.breaks[k]:
+            break
+        other = _event_side(pair, text.all_stems[k])
+        if other:
+            side *= other
+            break
+    return side
+
+
+def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
+    """Negation, direction and comparison findings of `claim_text` against `support_text` (empty: they agree)."""
+    claim = Text.of(claim_text, lex)
+    support = Text.of(support_text, lex)
+    findings: list[Finding] = []
+    seen: set[Reason] = set()
+
+    def add(reason: Reason, note: str) -> None:
+        if reason not in seen:
+            seen.add(reason)
+            findings.append(Finding(reason, note))
+
+    # negation, word by word; a claim that uses a word and its negative-prefixed form both ("nonhypertensive
+    # people ... developing hypertension") is not lined up across the prefix
+    claim_stems = set(claim.all_stems)
+    for i, stem in enumerate(claim.stems):
+        if not stem:
+            continue
+        both = _prefix_base(stem, lex.prefixes) in claim_stems or any(
+            _prefix_base(s, lex.prefixes) == stem for s in claim_stems)
+        found = [o for o in _occurrences(stem, support, lex) if not (both and o[1])]
+        hit = _align(claim, i, found, support)
+        if hit is None:
+            continue
+        j, flipped, _ = hit
+        neg_c = i in claim.negated_heads
+        neg_s = (j in support.negated_heads) != flipped
+        if neg_c != neg_s:
+            c_word = _phrase(claim, claim.negated_heads.get(i), i)
+            s_word = _phrase(support, support.negated_heads.get(j), j)
+            add(Reason.NEGATION_MISMATCH, f"negation: the claim's '{c_word}' is '{s_word}' in its support")
+
+    # direction, event by event (a word in several pairs needs one of them stated)
+    support_events = {
+        pair.name: [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)] for pair in lex.pairs
+    }
+    for i in range(len(claim.tokens)):
+        pairs = [(pair, side) for pair in lex.pairs if (side := _side(pair, claim, i))]
+        stated = False
+        word = claim.tokens[i].surface if pairs else ""
+        for pair, side in pairs:
+            events = support_events[pair.name]
+            hit = _align(claim, i, events, support, same_word_bonus=True)
+            if hit is None or hit[2] < STATED:
+                continue
+            stated = True
+            j = hit[0]
+            s_side = _side(pair, support, j)
+            c_neg, s_neg = i in claim.negated_heads, j in support.negated_heads
+            if pair.complementary:
+                agree = (side if not c_neg else -side) == (s_side if not s_neg else -s_side)
+            else:
+                agree = side == s_side and c_neg == s_neg
+            if not agree:
+                add(Reason.DIRECTION_MISMATCH,
+                    f"direction: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) "
+                    f"is '{_phrase(support, support.negated_heads.get(j), j)}' in its support")
+            elif _compared_sides_swapped(claim, i, support, j):
+                add(Reason.COMPARISON_MISMATCH,
+                    f"comparison: the claim's '{word}' compares its terms the other way round from its support")
+        if pairs and not stated and not claim.compound(i) and any(pair.required for pair, _ in pairs):
+            names = "/".join(pair.name for pair, _ in pairs)
+            add(Reason.DIRECTION_UNSTATED,
+                f"direction: the claim's '{word}' ({names}) is stated nowhere near its words in its support")
+    return findings
+
+
+def _phrase(text: Text, neg: int | None, i: int) -> str:
+    start = text.tokens[neg].start if neg is not None else text.tokens[i].start
+    return text.raw[start : text.tokens[i].end]
+
+
+def _sides(text: Text, i: int) -> tuple[Counter[str], Counter[str]] | None:
+    """Content stems before the comparative (A) and after its than/compared/versus (B), in one sentence."""
+    n = len(text.tokens)
+    pivot = next((j for j in range(i + 1, min(n, i + 12)) if text.tokens[j].norm in _COMPARE_WORDS), None)
+    if pivot is None:
+        pivot = next((j for j in range(max(0, i - 12), i) if text.tokens[j].norm in _COMPARE_WORDS), None)
+        if pivot is None:
+            return None
+    lo = min(i, pivot)
+    a = Counter([s for s in text.stems[max(0, lo - 12) : lo] if s][-COMPARED_TERMS:])
+    b = Counter([s for s in text.stems[pivot + 1 : pivot + 13] if s][:COMPARED_TERMS])
+    return a, b
+
+
+def _compared_sides_swapped(claim: Text, i: int, support: Text, j: int) -> bool:
+    c, s = _sides(claim, i), _sides(support, j)
+    if c is None or s is None:
+        return False
+    (ca, cb), (sa, sb) = c, s
+    ca_only, cb_only = set(ca) - set(cb), set(cb) - set(ca)
+    straight = len(ca_only & set(sa)) + len(cb_only & set(sb))
+    crossed = len(ca_only & set(sb)) + len(cb_only & set(sa))
+    return crossed >= 2 and crossed > straight

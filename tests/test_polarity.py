@@ -1,0 +1,199 @@
+"""Polarity, direction and comparison: a claim is never verified by support that says the opposite."""
+
+from __future__ import annotations
+
+import pytest
+
+from arborist.verify import (
+    Label,
+    Reason,
+    Verdict,
+    VerifierPolicy,
+    verifier_policy_hash,
+    verify_answer,
+)
+from arborist.verify.polarity import compare
+
+LEX = VerifierPolicy().lexicon()
+
+
+def lattice(claim: str, quote: str, text: str | None = None, question: str | None = None):
+    evidence = [{"id": "E1", "title": claim, "text": text or quote}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(question or claim, "claim_lattice", evidence, answer)
+    return v, v.claims[0]
+
+
+def reasons(claim: str, support: str) -> set[Reason]:
+    return {f.reason for f in compare(claim, support, LEX)}
+
+
+# --- the two reversed claims of the issue, and their kin -------------------------------------------------
+
+
+def test_reduces_against_induced_is_a_direction_mismatch() -> None:
+    v, c = lattice(
+        "PD-1 triggering on monocytes reduces IL-10 production by monocytes.",
+        "Triggering of PD-1 expressed on monocytes by PD-L1 induced IL-10 production by monocytes.",
+    )
+    assert c.checks.quote is not None and c.checks.quote.passed
+    assert Reason.DIRECTION_MISMATCH in c.reasons
+    assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN) and v.label is not Label.STRICT
+    assert any("reduces" in n and "induced" in n for n in c.notes)
+
+
+def test_more_adept_at_suppressing_against_unable_to_suppress_is_a_negation_mismatch() -> None:
+    v, c = lattice(
+        "Treg cells lacking integrin avb8 are more adept at suppressing pathogenic T cell responses.",
+        "Treg cells lacking expression of integrin avb8 were unable to suppress pathogenic T cell responses.",
+    )
+    assert Reason.NEGATION_MISMATCH in c.reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("Ca2+ cycling is a UCP1-dependent thermogenic mechanism.",
+         "We report a UCP1-independent thermogenic mechanism that involves ATP-dependent Ca2+ cycling.",
+         Reason.NEGATION_MISMATCH),
+        ("Pioglitazone use is not associated with an increased risk of prostate cancer.",
+         "There was no association with 8 other cancers; use of pioglitazone was associated with increased risk "
+         "of prostate cancer.", Reason.NEGATION_MISMATCH),
+        ("Birth weight is negatively associated with breast cancer.",
+         "Birth weight was positively associated with breast cancer risk.", Reason.DIRECTION_MISMATCH),
+        ("Pyridostatin decreases telomere fragility in BRCA2-deficient cells.",
+         "Treatment with pyridostatin increases telomere fragility in BRCA2-deficient cells.",
+         Reason.DIRECTION_MISMATCH),
+        ("Consumption of whole fruits increases the risk of type 2 diabetes.",
+         "Greater consumption of whole fruits is associated with a lower risk of type 2 diabetes, whereas greater "
+         "consumption of fruit juice is associated with a higher risk.", Reason.DIRECTION_MISMATCH),
+        ("Converting apoE4 to apoE3 worsens the pathology in neurons.",
+         "Converting apoE4 to apoE3 rescued the pathology in neurons.", Reason.DIRECTION_MISMATCH),
+        ("The toxin was detected before the onset of symptoms.",
+         "The toxin was detected after the onset of symptoms.", Reason.DIRECTION_MISMATCH),
+        ("Bariatric surgery reduces colorectal cancer.",
+         "No association was detected between bariatric surgery and colorectal cancer.", Reason.DIRECTION_UNSTATED),
+        ("Ibuprofen is more effective than paracetamol at lowering fever.",
+         "Paracetamol was more effective than ibuprofen at lowering fever.", Reason.COMPARISON_MISMATCH),
+    ],
+)
+def test_opposites_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+    _, c = lattice(claim, support)
+    assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Aspirin reduces the risk of colorectal cancer.", "Aspirin use decreased the risk of colorectal cancer."),
+        ("Caspase-11 is not required for caspase-1 activation.",
+         "Caspase-11 was dispensable for caspase-1 activation."),
+        ("Statin use is not associated with hip fracture.", "Statin use was not significantly associated with hip fracture."),
+        ("Mice lacking Sirt1 are hypersensitive to dietary obesity.",
+         "Mice lacking SIRT1 in SF1 neurons are hypersensitive to dietary obesity."),
+        ("Genetic deficiency of mast cells leads to decreased weight gain in mice.",
+         "Genetic deficiency of mast cells reduces body weight gain in mice."),
+        ("Not only the liver but also the kidney is affected.", "The liver and the kidney are affected."),
+    ],
+)
+def test_agreeing_paraphrases_have_no_findings(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+def test_agreeing_quote_verifies() -> None:
+    v, c = lattice("Aspirin reduces the risk of colorectal cancer.", "Aspirin use decreased the risk of colorectal cancer.")
+    assert c.verdict is Verdict.VERIFIED_QUOTE and v.label is Label.STRICT
+
+
+def test_span_that_states_the_opposite_does_not_verify() -> None:
+    text = "In the trial, the vaccine reduced fever but increased antibody titres in older adults. It was safe."
+    answer = {"claims": [{"text": "The vaccine reduced antibody titres in older adults.", "evidence_ids": ["E1"]}]}
+    v = verify_answer("What did the vaccine do?", "claim_lattice_pointer", [{"id": "E1", "title": "Vaccine trial", "text": text}], answer)
+    (c,) = v.claims
+    assert c.verdict is not Verdict.VERIFIED_SPAN
+    assert Reason.DIRECTION_MISMATCH in c.reasons
+    same = {"claims": [{"text": "The vaccine increased antibody titres in older adults.", "evidence_ids": ["E1"]}]}
+    ok = verify_answer("What did the vaccine do?", "claim_lattice_pointer",
+                       [{"id": "E1", "title": "Vaccine trial", "text": text}], same)
+    assert ok.claims[0].verdict is Verdict.VERIFIED_SPAN
+
+
+# --- policy -------------------------------------------------------------------------------------------------
+
+
+def test_word_lists_are_policy_values_in_the_hash() -> None:
+    base = verifier_policy_hash(VerifierPolicy())
+    assert verifier_policy_hash(VerifierPolicy(negation_words=("not",))) != base
+    assert verifier_policy_hash(VerifierPolicy(negative_prefixes=("un",))) != base
+    pairs = dict(VerifierPolicy().direction_pairs)
+    pairs.pop("order")
+    assert verifier_policy_hash(VerifierPolicy(direction_pairs=pairs)) != base
+    assert verifier_policy_hash(VerifierPolicy(polarity_checks=False)) != base
+
+
+def test_policy_lists_drive_the_check() -> None:
+    claim, quote = "The toxin was detected before the onset.", "The toxin was detected after the onset."
+    pairs = dict(VerifierPolicy().direction_pairs)
+    pairs.pop("order")
+    evidence = [{"id": "E1", "title": "Toxin", "text": quote}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}]}
+    strict = verify_answer(claim, "claim_lattice", evidence, answer)
+    lax = verify_answer(claim, "claim_lattice", evidence, answer, VerifierPolicy(direction_pairs=pairs))
+    off = verify_answer(claim, "claim_lattice", evidence, answer, VerifierPolicy(polarity_checks=False))
+    assert Reason.DIRECTION_MISMATCH in strict.claims[0].reasons
+    assert Reason.DIRECTION_MISMATCH not in lax.claims[0].reasons
+    assert Reason.DIRECTION_MISMATCH not in off.claims[0].reasons
+
+
+# --- abbreviations ---------------------------------------------------------------------------------------------
+
+
+def test_abbreviation_defined_in_the_evidence_counts_in_either_form() -> None:
+    from arborist.verify.abbreviations import definitions, expand
+
+    text = "Panic-prone rats had high levels of orexin in the cerebrospinal fluid (CSF). CSF orexin rose with panic."
+    defs = definitions(text)
+    assert defs == {"CSF": "cerebrospinal fluid"}
+    assert expand("orexin in CSF", defs) == expand("orexin in cerebrospinal fluid", defs) == (
+        "orexin in cerebrospinal fluid (CSF)")
+    quote = "CSF orexin rose with panic."
+    _, c = lattice("Cerebrospinal fluid orexin rose with panic.", quote, text=text)
+    assert c.verdict is Verdict.VERIFIED_QUOTE, c.reasons
+
+
+def test_a_word_in_parentheses_that_spells_nothing_is_no_definition() -> None:
+    from arborist.verify.abbreviations import definitions
+
+    assert definitions("The trial enrolled adults (NOTE) over ten years.") == {}
+    assert definitions("prion protein (PrP) and glucagon-like peptide 1 (GLP-1)") == {
+        "PrP": "prion protein", "GLP-1": "glucagon-like peptide 1"}
+
+
+def test_incapable_negates_what_follows() -> None:
+    assert Reason.NEGATION_MISMATCH in reasons(
+        "Mice are incapable of producing neutralizing antibodies to the virus.",
+        "A single dose of the virus produced neutralizing antibodies in mice.",
+    )
+
+
+# --- invariants on real text ---------------------------------------------------------------------------------
+
+
+@pytest.mark.data
+def test_no_real_sentence_disagrees_with_itself(shared_data) -> None:  # type: ignore[no-untyped-def]
+    """A claim that is its own quote has nothing to disagree with, however many times its words repeat."""
+    import json
+
+    from arborist.text import sentences
+
+    squad = json.loads((shared_data / "squad-single-hop" / "dev-v1.1-13-articles.json").read_text(encoding="utf-8"))
+    texts = [s for a in squad["data"] for p in a["paragraphs"] for s in sentences(p["context"])]
+    assert len(texts) > 3000
+    disagreeing = [s for s in texts if compare(s, s, LEX)]
+    assert disagreeing == []
+
+
+def test_claims_and_quotes_with_repeated_words_line_up_in_parallel() -> None:
+    text = "The role may be filled by a friend, who may hold any office, from Elder to Bishop, or no office at all."
+    assert reasons(text, text) == set()
