@@ -145,10 +145,28 @@ def _grounded_item(mode: str, eid: str, sentences: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
-def system_prompt(mode: str, version: str = PROMPT_VERSION) -> str:
-    """The versioned system prompt file for `mode`, shipped in the package."""
-    path = resources.files("arborist") / "prompts" / version / f"system_{check_mode(mode)}.txt"
+BASELINE_PROMPT = "baseline"
+
+
+def prompt_names(version: str = PROMPT_VERSION) -> tuple[str, ...]:
+    """The shipped prompts of a version: `baseline` (prompts/<version>/system_<mode>.txt) and one per
+    sub-folder (prompts/<version>/<name>/system_<mode>.txt), read from the package, never a kept list."""
+    folder = resources.files("arborist") / "prompts" / version
+    if not folder.is_dir():
+        return (BASELINE_PROMPT,)
+    named = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    return (BASELINE_PROMPT, *named)
+
+
+def system_prompt(mode: str, version: str = PROMPT_VERSION, name: str = BASELINE_PROMPT) -> str:
+    """The versioned system prompt file for `mode`, shipped in the package (`name` picks a shipped variant)."""
+    folder = resources.files("arborist") / "prompts" / version
+    if name != BASELINE_PROMPT:
+        if name not in prompt_names(version):
+            raise InputError(f"unknown prompt {name!r}; shipped prompts: {', '.join(prompt_names(version))}")
+        folder = folder / name
+    path = folder / f"system_{check_mode(mode)}.txt"
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"no prompt version {version!r} for mode {mode!r}") from None
+        raise InputError(f"no prompt {name!r} of version {version!r} for mode {mode!r}") from None

@@ -1,13 +1,15 @@
-"""`arborist experiments ...`: answer-quality runs, their validation and listing (thin over arborist.lab)."""
+"""`arborist experiments ...`: answer-quality runs, sweeps, comparisons, validation and listing (thin over arborist.lab)."""
 
 from __future__ import annotations
 
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import click
 from click.core import ParameterSource
@@ -21,10 +23,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from arborist.answer.modes import prompt_names
 from arborist.cli.answer_options import (
     MODEL_OPTION_NAMES,
     make_provider_from,
-    pop_options,
     run_options,
 )
 from arborist.cli.options import json_option, print_json
@@ -32,9 +34,26 @@ from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir
 from arborist.lab.checks import list_runs, validate_run
+from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
+from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import ModelSpec
+from arborist.lab.metrics.headline import COMPARABLE
 from arborist.lab.rows import Row
 from arborist.lab.runner import RunRequest, execute, plan_run
+from arborist.lab.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+from arborist.lab.sweep import (
+    SWEEP_SUMMARY,
+    Cell,
+    execute_sweep,
+    load_sweep,
+    parse_family,
+    plan_continue,
+    plan_sweep,
+    valid_families,
+)
+from arborist.models.base import Provider
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # Options that change a run's rows: a continued run takes them from the run it continues.
 _OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "prompt", "samples",
@@ -43,7 +62,7 @@ _OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "pro
 
 @click.group("experiments")
 def experiments() -> None:
-    """The lab: answer-quality runs in self-contained run directories."""
+    """The lab: answer-quality runs in self-contained run directories, sweeps over one knob, paired comparisons."""
 
 
 @experiments.group("answer-quality")
@@ -98,36 +117,91 @@ def _sigterm(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _apply(fn: F, decorators: list[Callable[[F], F]]) -> F:
+    for decorator in reversed(decorators):
+        fn = decorator(fn)
+    return fn
+
+
+def run_request_options(fn: F) -> F:
+    """Every option of `answer-quality run` but --continue-from, in one list: `experiments sweep` takes the
+    same list, so an option added here reaches both commands (turned into a RunRequest by request_from_options)."""
+    return _apply(fn, [
+        click.option("--corpus", type=click.Path(path_type=Path, dir_okay=False),
+                     help="The corpus file (JSON list or JSONL of {id?, title, text}) the evaluation was made for."),
+        click.option("--evaluation", type=click.Path(path_type=Path, dir_okay=False),
+                     help="An arborist-evaluation/1 file (see `arborist datasets import`)."),
+        click.option("--run-root", type=click.Path(path_type=Path, file_okay=False),
+                     help="Where the new run (or sweep) directory goes (default with --continue-from: beside the old one)."),
+        click.option("--question-ids", type=click.Path(path_type=Path, dir_okay=False),
+                     help="Answer only these questions: a file with one evaluation question id per line."),
+        click.option("--limit", type=click.IntRange(1), help="Answer only the first N (selected) questions."),
+        click.option("--arms", help="Comma-separated answer modes to run every question under (default: --mode)."),
+        click.option("--prompt", metavar="NAME|FILE",
+                     help=f"The system prompt: a shipped one ({', '.join(prompt_names())}; default baseline, each "
+                     "mode's own file) or a prompt file (copied to inputs/prompt.txt)."),
+        run_options,
+        click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
+                     help="Answers per question (needs --temperature > 0); the samples share one evaluated prompt."),
+        click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
+                     help="Parallel provider calls (a local model serves one call at a time; use it for servers)."),
+        click.option("--generation-budget", type=click.IntRange(0),
+                     help="At most N provider calls; the run then stops with status budget_exhausted (exit 5)."),
+        click.option("--cache-directory", type=click.Path(path_type=Path, file_okay=False),
+                     help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab)."),
+        json_option,
+    ])
+
+
+def request_from_options(opts: dict[str, Any], continue_from: Path | None = None,
+                         model: ModelSpec | None = None) -> tuple[RunRequest, Provider]:
+    """The run request and provider the options of run_request_options describe.
+
+    `model` (a continued run's or sweep's own) replaces the model options.
+    """
+    o = dict(opts)
+    if model is not None:
+        o.update(model=model.model, base_url=model.base_url, api_key_env=model.api_key_env,
+                 timeout=model.timeout or o["timeout"],
+                 retries=model.retries if model.retries is not None else o["retries"])
+    provider = make_provider_from(o)
+    if model is None:
+        model = ModelSpec(model=o["model"], base_url=o["base_url"], api_key_env=o["api_key_env"],
+                          timeout=o["timeout"], retries=o["retries"], provider=provider.name,
+                          model_id=f"{provider.name}:{provider.model_id}")
+    arms = o["arms"]
+    request = RunRequest(
+        run_root=o["run_root"], corpus=o["corpus"], evaluation=o["evaluation"], question_ids=o["question_ids"],
+        limit=o["limit"], arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
+        policy_values={n: o[n] for n in OPTIONS_BY_NAME}, demote_missed_answer=o["demote_missed_answer"],
+        prompt=o["prompt"], samples=o["samples"], model=model,
+        generation_workers=o["generation_workers"], generation_budget=o["generation_budget"],
+        cache_directory=o["cache_directory"], burn=o["burn"], continue_from=continue_from,
+    )
+    return request, provider
+
+
+def _given(ctx: click.Context, names: tuple[str, ...]) -> list[str]:
+    """The options among `names` the user gave (command line or environment), as flags."""
+    return ["--" + n.replace("_", "-") for n in names
+            if ctx.get_parameter_source(n) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    previous = signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @answer_quality.command("run")
-@click.option("--corpus", type=click.Path(path_type=Path, dir_okay=False),
-              help="The corpus file (JSON list or JSONL of {id?, title, text}) the evaluation was made for.")
-@click.option("--evaluation", type=click.Path(path_type=Path, dir_okay=False),
-              help="An arborist-evaluation/1 file (see `arborist datasets import`).")
-@click.option("--run-root", type=click.Path(path_type=Path, file_okay=False),
-              help="Where the new run directory goes (default with --continue-from: beside the old run).")
-@click.option("--question-ids", type=click.Path(path_type=Path, dir_okay=False),
-              help="Answer only these questions: a file with one evaluation question id per line.")
-@click.option("--limit", type=click.IntRange(1), help="Answer only the first N (selected) questions.")
-@click.option("--arms", help="Comma-separated answer modes to run every question under (default: --mode).")
-@click.option("--prompt", type=click.Path(path_type=Path, dir_okay=False),
-              help="A system prompt file to use instead of the shipped one (copied to inputs/prompt.txt).")
-@run_options
-@click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
-              help="Answers per question (needs --temperature > 0); the samples share one evaluated prompt.")
-@click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Parallel provider calls (a local model serves one call at a time; use it for servers).")
-@click.option("--generation-budget", type=click.IntRange(0),
-              help="At most N provider calls; the run then stops with status budget_exhausted (exit 5).")
-@click.option("--cache-directory", type=click.Path(path_type=Path, file_okay=False),
-              help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")
+@run_request_options
 @click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
               help="A run to continue: its finished rows are reused, only the rest are answered, into a new run.")
-@json_option
 @click.pass_context
-def run(ctx: click.Context, /, corpus: Path | None, evaluation: Path | None, run_root: Path | None,
-        question_ids: Path | None, limit: int | None, arms: str | None, prompt: Path | None, samples: int,
-        generation_workers: int, generation_budget: int | None, cache_directory: Path | None,
-        continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:
+def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:
     """Answer every selected question, write a new run directory under --run-root, summarise it.
 
     \b
@@ -139,42 +213,18 @@ def run(ctx: click.Context, /, corpus: Path | None, evaluation: Path | None, run
     Exit status: 0 complete; 5 stopped at --generation-budget; 130
     interrupted (continue either with --continue-from); 1 failed.
     """
-    opts = pop_options(kwargs, tuple(kwargs))
     model: ModelSpec | None = None
     if continue_from is not None:
-        given = [n for n in _OUTPUT_OPTIONS
-                 if ctx.get_parameter_source(n) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+        given = _given(ctx, _OUTPUT_OPTIONS)
         if given:
-            flags = ", ".join("--" + g.replace("_", "-") for g in given)
-            raise InputError(f"--continue-from answers with the continued run's own settings; drop {flags}")
-        old = rundir.load_config(continue_from)
-        model = old.model
-        opts.update(model=model.model, base_url=model.base_url, api_key_env=model.api_key_env,
-                    timeout=model.timeout or opts["timeout"], retries=model.retries if model.retries is not None
-                    else opts["retries"])
-    else:
-        if corpus is None or evaluation is None or run_root is None:
-            raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from RUN_DIR)")
-    provider = make_provider_from(opts)
-    if model is None:
-        model = ModelSpec(model=opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
-                          timeout=opts["timeout"], retries=opts["retries"], provider=provider.name,
-                          model_id=f"{provider.name}:{provider.model_id}")
-    request = RunRequest(
-        run_root=run_root, corpus=corpus, evaluation=evaluation, question_ids=question_ids, limit=limit,
-        arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
-        policy_values={n: opts[n] for n in OPTIONS_BY_NAME}, demote_missed_answer=opts["demote_missed_answer"],
-        prompt=prompt, samples=samples, model=model,
-        generation_workers=generation_workers, generation_budget=generation_budget,
-        cache_directory=cache_directory, burn=opts["burn"], continue_from=continue_from,
-    )
+            raise InputError(f"--continue-from answers with the continued run's own settings; drop {', '.join(given)}")
+        model = rundir.load_config(continue_from).model
+    elif kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
+        raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from RUN_DIR)")
+    request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
-    previous = signal.signal(signal.SIGTERM, _sigterm)
-    try:
-        with _Bar(quiet=as_json) as bar:
-            outcome = execute(plan, provider, bar)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
+        outcome = execute(plan, provider, bar)
     status = outcome.status
     if as_json:
         print_json({"run_dir": str(outcome.run_dir), "status": status.model_dump()})
@@ -190,6 +240,106 @@ def run(ctx: click.Context, /, corpus: Path | None, evaluation: Path | None, run
         click.echo(f"Stopped: {status.message}", err=True)
     if status.exit_code:
         sys.exit(status.exit_code)
+
+
+@experiments.command("sweep")
+@click.option("--family", metavar="NAME=V1,V2,...",
+              help=f"The knob to vary and its values, one run per value. Families: {valid_families()}.")
+@run_request_options
+@click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
+              help="A sweep directory to continue in place: finished cells are kept, an unfinished cell's run is "
+              "continued, the rest are run.")
+@click.pass_context
+def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None, as_json: bool,
+          **kwargs: Any) -> None:
+    """Run one answer-quality run per value of one knob; a table and a plot per metric against the value.
+
+    \b
+    Takes every option of `answer-quality run` (shared by all cells) and
+    writes DIR/<UTC time>-sweep-<family>-<hash>/ with runs/ (one run
+    directory per cell), sweep.json, summary.md and plots/<metric>.png.
+    Cells share the answer cache and indexes, so a repeated sweep is served
+    from the cache. Exit status as `answer-quality run`.
+    """
+    if continue_from is not None:
+        given = _given(ctx, (*_OUTPUT_OPTIONS, "family", "run_root", "cache_directory"))
+        if given:
+            raise InputError(f"--continue-from continues the sweep with its own settings; drop {', '.join(given)}")
+        record = load_sweep(continue_from)
+        model = ModelSpec.model_validate(record.request.get("model") or {})
+        _, provider = request_from_options(kwargs, model=model)
+        plan = plan_continue(continue_from, provider, generation_workers=kwargs["generation_workers"],
+                             generation_budget=kwargs["generation_budget"], burn=kwargs["burn"])
+    else:
+        if family is None:
+            raise InputError(f"give --family NAME=V1,V2,... (valid families: {valid_families()})")
+        fam, _values = parse_family(family)
+        given = _given(ctx, fam.options)
+        if given:
+            raise InputError(f"the sweep sets {', '.join(given)} per cell from --family {fam.name}; drop {', '.join(given)}")
+        if kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
+            raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from SWEEP_DIR)")
+        request, provider = request_from_options(kwargs)
+        plan = plan_sweep(request, family, provider)
+    cells = len(plan.record.cells)
+
+    def announce(i: int, cell: Cell) -> None:
+        if not as_json:
+            click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
+
+    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
+        outcome = execute_sweep(plan, provider, bar, announce)
+    record = outcome.record
+    if as_json:
+        print_json({"sweep_dir": str(outcome.sweep_dir), "sweep": record.model_dump(mode="json")})
+    else:
+        click.echo(f"sweep: {outcome.sweep_dir}")
+        for cell in record.cells:
+            click.echo(f"  {record.family}={cell.value}: {cell.state} · provider calls {cell.provider_calls}, "
+                       f"cache hits {cell.cache_hits} · {cell.run_dir or '-'}")
+        click.echo(f"state: {record.state}")
+        click.echo(f"summary: {outcome.sweep_dir / SWEEP_SUMMARY}")
+        for metric, path in record.plots.items():
+            click.echo(f"plot {metric}: {outcome.sweep_dir / path}")
+    if record.state == "failed":
+        click.echo(f"Error: the sweep failed: {record.message}", err=True)
+    elif record.state != "complete":
+        click.echo(f"Stopped: {record.message}", err=True)
+    if record.exit_code:
+        sys.exit(record.exit_code)
+
+
+@experiments.command("compare")
+@click.argument("run_a", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("run_b", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--metric", type=click.Choice(COMPARABLE), default="gold", show_default=True,
+              help="valid: contract-valid; gold: gold answer in a usable answer; strict: labelled STRICT; "
+              "completeness: share of a question's requests answered (rows that carry it).")
+@click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0),
+              help="Smallest |delta| that counts as a signal.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap resampling.")
+@click.option("--resamples", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(100, 1_000_000),
+              help="Bootstrap resamples.")
+@click.option("--arm", "arm_a", help="The arm of RUN_A (default: its only arm).")
+@click.option("--arm-b", help="The arm of RUN_B (default: --arm if RUN_B has it, else its only arm).")
+@json_option
+def compare(run_a: Path, run_b: Path, metric: str, floor: float, seed: int, resamples: int, arm_a: str | None,
+            arm_b: str | None, as_json: bool) -> None:
+    """Compare two runs over the same evaluation, paired per question and sample: B - A with a verdict.
+
+    \b
+    Delta is B - A with a seeded 95% bootstrap interval over questions and,
+    for binary metrics, McNemar's exact p on the discordant pairs. The
+    verdict is `signal` only when the interval excludes 0 and |delta| is at
+    least --floor; `noise` otherwise. Runs over different evaluations are
+    refused. Two arms of one run: RUN RUN --arm X --arm-b Y.
+    """
+    result = compare_runs(run_a, run_b, metric=metric, floor=floor, seed=seed, arm_a=arm_a, arm_b=arm_b,
+                          resamples=resamples)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        click.echo(render_comparison(result))
 
 
 @experiments.command("validate")

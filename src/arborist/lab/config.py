@@ -67,6 +67,8 @@ class RunConfig(BaseModel):
     evaluation_sha256: str
     question_ids: list[str] = Field(description="the questions this run answers, in order")
     question_selection: dict[str, str | int | None] = Field(description="--question-ids file and --limit as given")
+    prompt: str | None = Field(default=None, description="--prompt as given: a shipped prompt name or a file path "
+                               "(None in runs made before it was recorded)")
     arms: list[Arm]
     samples: int = Field(ge=1)
     model: ModelSpec

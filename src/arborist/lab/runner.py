@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from uuid import uuid4
 
 from arborist import embedding, engine
+from arborist.answer.modes import BASELINE_PROMPT, prompt_names, system_prompt
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
@@ -71,7 +72,7 @@ class RunRequest:
     arms: tuple[str, ...] = ()
     policy_values: dict[str, Any] = field(default_factory=dict)
     demote_missed_answer: bool = False
-    prompt: Path | None = None
+    prompt: str | None = None  # a shipped prompt name (see answer.modes.prompt_names) or a system prompt file
     samples: int = 1
     model: ModelSpec | None = None
     generation_workers: int = 1
@@ -162,15 +163,42 @@ def _select(evaluation: Evaluation, ids_file: Path | None, limit: int | None) ->
     return questions
 
 
-def _arms(request: RunRequest, model_id: str, system_prompt: str | None) -> list[Arm]:
-    """One arm per answer mode named in --arms (default: the --mode option)."""
+def resolve_prompt(value: str | None) -> tuple[str, str | None]:
+    """--prompt as given -> (what to record, the file's text or None for a shipped prompt).
+
+    A shipped prompt's name (`baseline`, `multipart`, ...) picks the package's
+    file for each arm's mode; anything else is a file path (write `./multipart`
+    for a file that happens to share a shipped name).
+    """
+    if value is None or value in prompt_names():
+        return value or BASELINE_PROMPT, None
+    path = Path(value)
+    if not path.exists():
+        raise InputError(f"--prompt '{value}' is neither a shipped prompt ({', '.join(prompt_names())}) nor a file")
+    text = _read_bytes(path, "prompt file").decode("utf-8")
+    if not text.strip():
+        raise InputError(f"prompt file '{path}' is empty")
+    return value, text
+
+
+def _arms(request: RunRequest, model_id: str, prompt: str, prompt_file_text: str | None) -> list[Arm]:
+    """One arm per answer mode named in --arms (default: the --mode option).
+
+    The baseline prompt leaves the policy's system prompt unset (the shipped
+    file of its mode and prompt version, as `query` uses); another shipped
+    prompt or a file puts its text into the policy, so the governance hash and
+    the answer cache follow the exact words sent.
+    """
     names = request.arms or (str(request.policy_values.get("mode") or AnswerPolicy.model_fields["mode"].default),)
     arms = []
     for name in dict.fromkeys(names):
         values = {**request.policy_values, "mode": name}
         policy = policy_from_options(values, model_id)
-        if system_prompt is not None:
-            policy = policy.model_copy(update={"system_prompt": system_prompt})
+        text = prompt_file_text
+        if text is None and prompt != BASELINE_PROMPT:
+            text = system_prompt(policy.mode, policy.prompt_version, prompt)
+        if text is not None:
+            policy = policy.model_copy(update={"system_prompt": text})
         arms.append(Arm(name=name, policy=policy, governance_policy_hash=governance_policy_hash(policy)))
     return arms
 
@@ -228,15 +256,12 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
         by_id = {q.id: q for q in evaluation.questions}
         questions = [by_id[i] for i in old.question_ids]
         arms, samples, verifier = list(old.arms), old.samples, old.verifier_policy
+        prompt: str | None = old.prompt
         selection = dict(old.question_selection)
     else:
         questions = _select(evaluation, request.question_ids, request.limit)
-        system_prompt = None
-        if request.prompt is not None:
-            system_prompt = _read_bytes(request.prompt, "prompt file").decode("utf-8")
-            if not system_prompt.strip():
-                raise InputError(f"prompt file '{request.prompt}' is empty")
-        arms = _arms(request, model_id, system_prompt)
+        prompt, prompt_file_text = resolve_prompt(request.prompt)
+        arms = _arms(request, model_id, prompt, prompt_file_text)
         samples = request.samples
         if samples > 1 and any(a.policy.generation.temperature == 0 for a in arms):
             raise InputError(
@@ -255,7 +280,8 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
         run_id=uuid4().hex, created_at=created.isoformat(timespec="seconds"), git=git_revision(),
         corpus_path=str(corpus_path.resolve()), corpus_digest=digest,
         evaluation_path=str(evaluation_path.resolve()), evaluation_sha256=evaluation_sha,
-        question_ids=question_ids, question_selection=selection, arms=arms, samples=samples, model=model,
+        question_ids=question_ids, question_selection=selection, prompt=prompt, arms=arms, samples=samples,
+        model=model,
         verifier_policy=verifier, verifier_policy_hash=v_hash,
         generation_workers=request.generation_workers, generation_budget=request.generation_budget,
         cache_directory=str((request.cache_directory or (Path(old.cache_directory) if old else None)
@@ -364,7 +390,11 @@ def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
             s.close()
 
 
-def execute(plan: Plan, provider: Provider, progress: ProgressSink | None = None) -> Outcome:
+def execute(
+    plan: Plan, provider: Provider, progress: ProgressSink | None = None,
+    started: Callable[[Path], None] | None = None,
+) -> Outcome:
+    """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise."""
     cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
@@ -377,6 +407,8 @@ def execute(plan: Plan, provider: Provider, progress: ProgressSink | None = None
     (run_dir / "inputs" / "evaluation.json").write_bytes(plan.evaluation_bytes)
     (run_dir / "inputs" / "prompt.txt").write_text(plan.prompt_text, encoding="utf-8")
     _write_preparation(run_dir, stores)
+    if started is not None:
+        started(run_dir)
 
     writer = RowWriter(run_dir / rundir.ROWS)
     counters = _Counters()

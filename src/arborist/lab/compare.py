@@ -1,0 +1,209 @@
+"""`experiments compare`: two runs (or two arms) over the same evaluation, paired per question and sample.
+
+Pairing: a row of run A and a row of run B pair when they answer the same
+question with the same sample index, under the arm chosen in each run. The
+arm defaults to the run's only arm; a run with several arms needs `--arm`
+(and `--arm-b` for run B when its arm has another name). Comparing two arms
+of one run is RUN RUN --arm X --arm-b Y.
+
+Delta is B - A over the paired rows, averaged per question first, so a
+question with five samples weighs as much as one with one. The interval is
+a seeded percentile bootstrap over questions; McNemar's exact test (binary
+metrics) counts discordant pairs. Rows that do not pair (a question in one
+run only, or a metric not measured on one side) are reported, never dropped
+silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from arborist.errors import InputError
+from arborist.lab import rundir
+from arborist.lab.config import RunConfig
+from arborist.lab.metrics.headline import COMPARABLE, METRICS, row_identity
+from arborist.lab.stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    Interval,
+    Verdict,
+    bootstrap_mean,
+    mcnemar_exact,
+    verdict,
+)
+
+DEFAULT_FLOOR = 0.05
+
+
+class Side(BaseModel):
+    run_dir: str
+    arm: str
+    state: str
+    model_id: str
+    governance_policy_hash: str
+    mean: float | None = Field(description="the metric over the paired rows (per-question means, averaged)")
+
+
+class McNemar(BaseModel):
+    only_a: int = Field(description="pairs where A succeeded and B did not")
+    only_b: int = Field(description="pairs where B succeeded and A did not")
+    both: int
+    neither: int
+    p_value: float
+
+
+class Unpaired(BaseModel):
+    only_in_a: list[str] = Field(default_factory=list)
+    only_in_b: list[str] = Field(default_factory=list)
+    not_measured: list[str] = Field(default_factory=list, description="rows present in both, metric unmeasured on a side")
+
+
+class Comparison(BaseModel):
+    metric: str
+    metric_title: str
+    a: Side
+    b: Side
+    questions_paired: int
+    pairs: int
+    unpaired: Unpaired
+    delta: float | None = Field(description="B - A")
+    interval: Interval | None
+    resamples: int
+    seed: int
+    floor: float
+    mcnemar: McNemar | None = Field(description="binary metrics only")
+    verdict: Verdict
+    note: str = ""
+
+
+def _arm(cfg: RunConfig, run_dir: Path, wanted: str | None, flag: str) -> str:
+    names = [a.name for a in cfg.arms]
+    if wanted is not None:
+        if wanted not in names:
+            raise InputError(f"run '{run_dir}' has no arm '{wanted}'; its arms: {', '.join(names)}")
+        return wanted
+    if len(names) == 1:
+        return names[0]
+    raise InputError(f"run '{run_dir}' has arms {', '.join(names)}; pick one with {flag}")
+
+
+def _rows(run_dir: Path, arm: str) -> dict[tuple[str, int], Mapping[str, Any]]:
+    raw, _bad = rundir.read_rows(run_dir / rundir.ROWS)
+    out: dict[tuple[str, int], Mapping[str, Any]] = {}
+    for r in raw:
+        q, a, s = row_identity(r)
+        if a == arm:
+            out.setdefault((q, s), r)
+    return out
+
+
+def _state(run_dir: Path) -> str:
+    try:
+        return rundir.load_status(run_dir).state
+    except InputError:
+        return "unknown"
+
+
+def compare_runs(
+    run_a: Path, run_b: Path, metric: str = "gold", floor: float = DEFAULT_FLOOR, seed: int = DEFAULT_SEED,
+    arm_a: str | None = None, arm_b: str | None = None, resamples: int = DEFAULT_RESAMPLES,
+) -> Comparison:
+    if metric not in COMPARABLE:
+        raise InputError(f"unknown metric '{metric}'; valid: {', '.join(COMPARABLE)}")
+    if floor < 0:
+        raise InputError(f"--floor must be 0 or more, not {floor}")
+    cfg_a, cfg_b = rundir.load_config(run_a), rundir.load_config(run_b)
+    if cfg_a.evaluation_sha256 != cfg_b.evaluation_sha256 or cfg_a.corpus_digest != cfg_b.corpus_digest:
+        raise InputError(
+            f"runs '{run_a}' and '{run_b}' answer different evaluations (evaluation {cfg_a.evaluation_sha256[:19]}… "
+            f"vs {cfg_b.evaluation_sha256[:19]}…, corpus {cfg_a.corpus_digest[:19]}… vs {cfg_b.corpus_digest[:19]}…); "
+            "compare runs made from the same corpus and evaluation files")
+    name_a = _arm(cfg_a, run_a, arm_a, "--arm")
+    if arm_b is None and arm_a is not None and arm_a in [a.name for a in cfg_b.arms]:
+        arm_b = arm_a
+    name_b = _arm(cfg_b, run_b, arm_b, "--arm-b")
+    if run_a.resolve() == run_b.resolve() and name_a == name_b:
+        raise InputError(f"both sides are arm '{name_a}' of run '{run_a}'; give another run or --arm-b")
+    spec = METRICS[metric]
+    rows_a, rows_b = _rows(run_a, name_a), _rows(run_b, name_b)
+    unpaired = Unpaired(
+        only_in_a=[f"{q} [sample {s}]" for q, s in rows_a if (q, s) not in rows_b],
+        only_in_b=[f"{q} [sample {s}]" for q, s in rows_b if (q, s) not in rows_a],
+    )
+    diffs: dict[str, list[float]] = {}
+    sides: dict[str, list[tuple[float, float]]] = {}
+    table = {"only_a": 0, "only_b": 0, "both": 0, "neither": 0}
+    for key, ra in rows_a.items():
+        rb = rows_b.get(key)
+        if rb is None:
+            continue
+        va, vb = spec.read(ra), spec.read(rb)
+        if va is None or vb is None:
+            unpaired.not_measured.append(f"{key[0]} [sample {key[1]}]: {spec.why_unmeasured}")
+            continue
+        diffs.setdefault(key[0], []).append(vb - va)
+        sides.setdefault(key[0], []).append((va, vb))
+        if spec.binary:
+            table[("both" if vb else "only_a") if va else ("only_b" if vb else "neither")] += 1
+    per_q = {q: sum(d) / len(d) for q, d in diffs.items()}
+    n_pairs = sum(len(d) for d in diffs.values())
+
+    def side_mean(i: int) -> float | None:
+        if not sides:
+            return None
+        return sum(sum(p[i] for p in ps) / len(ps) for ps in sides.values()) / len(sides)
+
+    delta = sum(per_q.values()) / len(per_q) if per_q else None
+    interval = bootstrap_mean(list(per_q.values()), seed=seed, resamples=resamples)
+    mc = McNemar(**table, p_value=mcnemar_exact(table["only_a"], table["only_b"])) if spec.binary else None
+    notes = []
+    if len(per_q) < 2:
+        notes.append("fewer than two paired questions: no interval, the verdict is noise")
+    if max((len(d) for d in diffs.values()), default=1) > 1 and spec.binary:
+        notes.append("several samples per question: McNemar treats each pair as independent; trust the interval")
+    states = (_state(run_a), _state(run_b))
+    if any(s != "complete" for s in states):
+        notes.append(f"run states: A {states[0]}, B {states[1]} (not both complete)")
+
+    def side(run_dir: Path, cfg: RunConfig, arm: str, state: str, i: int) -> Side:
+        a = cfg.arm(arm)
+        return Side(run_dir=str(run_dir), arm=arm, state=state, model_id=a.policy.model_id,
+                    governance_policy_hash=a.governance_policy_hash, mean=side_mean(i))
+
+    return Comparison(
+        metric=metric, metric_title=spec.title, a=side(run_a, cfg_a, name_a, states[0], 0),
+        b=side(run_b, cfg_b, name_b, states[1], 1), questions_paired=len(per_q), pairs=n_pairs,
+        unpaired=unpaired, delta=delta, interval=interval, resamples=resamples, seed=seed, floor=floor,
+        mcnemar=mc, verdict=verdict(delta or 0.0, interval, floor), note="; ".join(notes),
+    )
+
+
+def render(c: Comparison) -> str:
+    def num(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.3f}"
+
+    ci = (f"[{c.interval.confidence:.0%} CI {c.interval.low:+.3f}, {c.interval.high:+.3f}]"
+          if c.interval else "[no interval]")
+    delta = "n/a" if c.delta is None else f"{c.delta:+.3f}"
+    lines = [
+        f"metric: {c.metric} ({c.metric_title})",
+        f"A: {c.a.run_dir} [{c.a.arm}] {num(c.a.mean)}",
+        f"B: {c.b.run_dir} [{c.b.arm}] {num(c.b.mean)}",
+        f"delta B - A: {delta} {ci} (bootstrap over questions, {c.resamples} resamples, seed {c.seed})",
+    ]
+    if c.mcnemar is not None:
+        m = c.mcnemar
+        lines.append(f"McNemar exact p = {m.p_value:.4g} (A only {m.only_a}, B only {m.only_b}, "
+                     f"both {m.both}, neither {m.neither})")
+    unpaired = len(c.unpaired.only_in_a) + len(c.unpaired.only_in_b) + len(c.unpaired.not_measured)
+    lines.append(f"paired: {c.questions_paired} questions, {c.pairs} pairs; unpaired rows: {unpaired}"
+                 + (f" (only in A {len(c.unpaired.only_in_a)}, only in B {len(c.unpaired.only_in_b)}, "
+                    f"not measured {len(c.unpaired.not_measured)})" if unpaired else ""))
+    lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0 and |delta| >= {c.floor:g})")
+    if c.note:
+        lines.append(f"note: {c.note}")
+    return "\n".join(lines)

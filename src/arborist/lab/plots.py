@@ -1,0 +1,44 @@
+"""One PNG per metric against a sweep's varied value (matplotlib, Agg canvas, no pyplot state)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from arborist.lab.stats import Interval
+
+
+def plot_metric(
+    path: Path, *, family: str, values: Sequence[str], title: str,
+    series: Mapping[str, Sequence[float | None]], intervals: Mapping[str, Sequence[Interval | None]],
+    counts: Mapping[str, Sequence[int]], subtitle: str = "",
+) -> None:
+    """A line per arm: the metric at each value (gaps where not measured), 95% intervals as error bars, n beside each point."""
+    fig = Figure(figsize=(6.4, 4.0), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    xs = list(range(len(values)))
+    for arm, ys in series.items():
+        points = [(x, y, iv, n) for x, y, iv, n in zip(xs, ys, intervals[arm], counts[arm], strict=True) if y is not None]
+        if not points:
+            continue
+        px = [p[0] for p in points]
+        py = [p[1] for p in points]
+        low = [y - (iv.low if iv else y) for _, y, iv, _ in points]
+        high = [(iv.high if iv else y) - y for _, y, iv, _ in points]
+        ax.errorbar(px, py, yerr=[low, high], marker="o", capsize=4, label=arm if len(series) > 1 else None)
+        for x, y, _, n in points:
+            ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=7, color="0.35")
+    ax.set_xticks(xs, list(values))
+    ax.set_xlim(-0.5, len(values) - 0.5)
+    ax.set_xlabel(family)
+    ax.set_ylabel(title)
+    ax.set_title(f"{title} vs {family}" + (f"\n{subtitle}" if subtitle else ""), fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, format="png")

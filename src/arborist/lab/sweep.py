@@ -1,0 +1,443 @@
+"""Sweeps: one answer-quality run per value of one knob, under one sweep directory, with a table and a plot per metric.
+
+    <run root>/<UTC time>-sweep-<family>-<hash>/
+        sweep.json     family, values, the shared run options, each cell's run directory and state, metrics
+        runs/          one ordinary answer-quality run directory per cell (status, config, resume as any run)
+        plots/<metric>.png
+        summary.md     one table of metrics per cell, the plots
+
+Cells share the lab's cache directory: one store per corpus and chunking
+(so only a chunking sweep builds new indexes) and the answer cache inside
+it (keyed by the governance hash, so a cell whose policy an earlier run
+already answered costs no provider call, and a second run of a sweep is
+served from the cache).
+
+A sweep stops at the first cell that does not complete (interrupted, out of
+budget, failed) and says so; `--continue-from SWEEP_DIR` continues the same
+sweep directory: finished cells are kept, an unfinished cell is continued
+with the run's own --continue-from logic (a new run directory reusing its
+finished rows), cells never started are run. The generation budget is the
+sweep's, spent across its cells.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from arborist.errors import InputError
+from arborist.governance.canonical import tagged_digest
+from arborist.lab import rundir
+from arborist.lab.metrics.headline import METRICS, measure, per_question
+from arborist.lab.plots import plot_metric
+from arborist.lab.rundir import State, utc_now, write_json
+from arborist.lab.runner import (
+    EXIT_CODES,
+    Plan,
+    ProgressSink,
+    RunRequest,
+    default_cache_directory,
+    execute,
+    plan_run,
+)
+from arborist.lab.stats import Interval, bootstrap_mean
+from arborist.models.base import Provider
+
+SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
+SWEEP_JSON = "sweep.json"
+SWEEP_SUMMARY = "summary.md"
+RUNS = "runs"
+PLOTS = "plots"
+CellState = Literal["pending", "running", "complete", "failed", "interrupted", "budget_exhausted"]
+
+
+# -- families -------------------------------------------------------------------
+
+
+def _whole(name: str, text: str, example: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"sweep value '{text}' of {name} is not a whole number; e.g. --family {name}={example}") from None
+
+
+@dataclass(frozen=True)
+class Family:
+    """One knob a sweep varies: the run options (RunRequest fields or policy options) one value sets."""
+
+    name: str
+    options: tuple[str, ...]
+    example: str
+
+    def parse(self, text: str) -> dict[str, Any]:
+        if self.options == ("chunk_runes", "overlap_runes"):
+            size, sep, overlap = text.partition("/")
+            if not sep:
+                raise InputError(f"sweep value '{text}' of {self.name} is not CHUNK/OVERLAP runes; "
+                                 f"e.g. --family {self.name}={self.example}")
+            return {"chunk_runes": _whole(self.name, size, self.example),
+                    "overlap_runes": _whole(self.name, overlap, self.example)}
+        if self.options in (("evidence_k",), ("context_runes",)):
+            return {self.options[0]: _whole(self.name, text, self.example)}
+        return {self.options[0]: text}
+
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("evidence-k", ("evidence_k",), "1,3,5,8,12"),
+    Family("context-runes", ("context_runes",), "1500,3000,6000,24000,40000"),
+    Family("chunking", ("chunk_runes", "overlap_runes"), "600/60,1200/120,2400/240"),
+    Family("prompt", ("prompt",), "baseline,multipart"),
+    Family("layout", ("layout",), "tail,bookend,per_chunk"),
+)}
+
+
+def valid_families() -> str:
+    return ", ".join(f"{f.name}={f.example}" for f in FAMILIES.values())
+
+
+def parse_family(spec: str) -> tuple[Family, list[str]]:
+    """`evidence-k=1,3,5` -> (the family, its values as written); a one-line error for anything else."""
+    name, sep, rest = spec.partition("=")
+    family = FAMILIES.get(name.strip())
+    if family is None:
+        raise InputError(f"unknown sweep family '{name.strip()}'; valid families: {valid_families()}")
+    values = [v.strip() for v in rest.split(",") if v.strip()]
+    if not sep or not values:
+        raise InputError(f"give the values of {family.name}: --family {family.name}={family.example}")
+    dupes = sorted({v for v in values if values.count(v) > 1})
+    if dupes:
+        raise InputError(f"sweep value(s) {', '.join(dupes)} of {family.name} given twice; give each value once")
+    for v in values:
+        family.parse(v)
+    return family, values
+
+
+def cell_request(base: RunRequest, options: dict[str, Any], run_root: Path) -> RunRequest:
+    """The base request with one cell's values: RunRequest fields directly, anything else as a policy option."""
+    fields = {f.name for f in dataclasses.fields(RunRequest)}
+    direct = {k: v for k, v in options.items() if k in fields}
+    policy = {k: v for k, v in options.items() if k not in fields}
+    return dataclasses.replace(base, run_root=run_root, policy_values={**base.policy_values, **policy}, **direct)
+
+
+# -- the sweep record -------------------------------------------------------------
+
+_REQUEST = TypeAdapter(RunRequest)
+
+
+class CellMetric(BaseModel):
+    value: float | None
+    rows_covered: int
+    rows_not_measured: int
+    low: float | None = Field(description="95% bootstrap interval over questions (seeded)")
+    high: float | None
+
+
+class Cell(BaseModel):
+    value: str
+    options: dict[str, Any]
+    run_dir: str | None = Field(default=None, description="relative to the sweep directory")
+    previous_run_dirs: list[str] = Field(default_factory=list, description="unfinished runs this cell continued")
+    state: CellState = "pending"
+    output_digest: str | None = None
+    provider_calls: int = 0
+    cache_hits: int = 0
+    reused_rows: int = 0
+    metrics: dict[str, dict[str, CellMetric]] = Field(default_factory=dict, description="arm -> metric -> value")
+
+
+class SweepRecord(BaseModel):
+    format: Literal["arborist-lab-sweep/1"] = SWEEP_FORMAT
+    sweep_id: str
+    created_at: str
+    family: str
+    values: list[str]
+    request: dict[str, Any] = Field(description="the run options every cell shares (the family's own aside)")
+    cells: list[Cell]
+    state: State = "running"
+    started_at: str
+    ended_at: str | None = None
+    exit_code: int | None = None
+    message: str = ""
+    pid: int = Field(default_factory=os.getpid)
+    continued_at: list[str] = Field(default_factory=list)
+    plots: dict[str, str] = Field(default_factory=dict, description="metric -> PNG, relative to the sweep directory")
+
+
+def load_sweep(sweep_dir: Path) -> SweepRecord:
+    path = sweep_dir / SWEEP_JSON
+    if not sweep_dir.is_dir():
+        raise InputError(f"sweep directory '{sweep_dir}' does not exist")
+    try:
+        return SweepRecord.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"'{sweep_dir}' is not a sweep directory: it has no {SWEEP_JSON}") from None
+    except ValidationError as exc:
+        raise InputError(f"'{path}' is not a sweep record this arborist reads: {exc.errors()[0]['msg']}") from None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# -- planning -----------------------------------------------------------------------
+
+
+@dataclass
+class SweepPlan:
+    record: SweepRecord
+    run_root: Path
+    sweep_dir: Path | None
+    budget: int | None = None  # provider calls for the whole sweep (this invocation)
+    plans: list[Plan | None] = dataclasses.field(default_factory=list)  # None: the cell is finished
+
+
+def _absolute(req: RunRequest) -> RunRequest:
+    """Paths made absolute, the cache directory resolved: a continued sweep must not depend on the cwd."""
+    def resolved(p: Path | None) -> Path | None:
+        return p.resolve() if p is not None else None
+
+    return dataclasses.replace(
+        req, corpus=resolved(req.corpus), evaluation=resolved(req.evaluation),
+        question_ids=resolved(req.question_ids), run_root=resolved(req.run_root),
+        cache_directory=(req.cache_directory or default_cache_directory()).resolve(),
+        prompt=str(Path(req.prompt).resolve()) if req.prompt and Path(req.prompt).is_file() else req.prompt,
+    )
+
+
+def plan_sweep(base: RunRequest, family_spec: str, provider: Provider) -> SweepPlan:
+    """Check the family, its values and every cell's run (nothing is written, no provider call)."""
+    if base.run_root is None:
+        raise InputError("give --run-root DIR: where the sweep directory goes")
+    if base.continue_from is not None:
+        raise InputError("a new sweep cannot --continue-from a run; continue a sweep with --continue-from SWEEP_DIR")
+    family, values = parse_family(family_spec)
+    base = _absolute(base)
+    placeholder = base.run_root or Path(".")
+    cells = [Cell(value=v, options=family.parse(v)) for v in values]
+    plans: list[Plan | None] = [plan_run(cell_request(base, c.options, placeholder), provider) for c in cells]
+    digests = [p.config.output_digest for p in plans if p is not None]
+    now = utc_now()
+    record = SweepRecord(
+        sweep_id=tagged_digest(SWEEP_FORMAT, {"family": family.name, "values": values, "cells": digests}),
+        created_at=now, family=family.name, values=values,
+        request=_REQUEST.dump_python(dataclasses.replace(base, run_root=None), mode="json"), cells=cells,
+        started_at=now,
+    )
+    return SweepPlan(record=record, run_root=placeholder, sweep_dir=None, budget=base.generation_budget, plans=plans)
+
+
+def plan_continue(sweep_dir: Path, provider: Provider, **fresh: Any) -> SweepPlan:
+    """Continue a sweep in its own directory; `fresh` are the options that may change (workers, budget, burn)."""
+    record = load_sweep(sweep_dir)
+    if record.state == "running" and record.pid != os.getpid() and _alive(record.pid):
+        raise InputError(f"sweep '{sweep_dir}' is still running (pid {record.pid}); stop it before continuing it")
+    try:
+        base = dataclasses.replace(_REQUEST.validate_python(record.request), **fresh)
+    except ValidationError as exc:
+        raise InputError(f"'{sweep_dir / SWEEP_JSON}' holds run options this arborist cannot read: "
+                         f"{exc.errors()[0]['msg']}") from None
+    runs = sweep_dir / RUNS
+    plans: list[Plan | None] = []
+    for cell in record.cells:
+        if cell.run_dir is None:
+            plans.append(plan_run(cell_request(base, cell.options, runs), provider))
+            continue
+        run_dir = sweep_dir / cell.run_dir
+        if rundir.load_status(run_dir).state == "complete":
+            plans.append(None)
+            continue
+        plans.append(plan_run(dataclasses.replace(
+            base, run_root=runs, continue_from=run_dir, corpus=None, evaluation=None, question_ids=None,
+            limit=None, arms=(), policy_values={}, prompt=None), provider))
+    return SweepPlan(record=record, run_root=sweep_dir.parent, sweep_dir=sweep_dir, budget=base.generation_budget,
+                     plans=plans)
+
+
+# -- execution ----------------------------------------------------------------------
+
+
+@dataclass
+class SweepOutcome:
+    sweep_dir: Path
+    record: SweepRecord
+
+
+def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.fromisoformat(record.created_at).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{stamp}-sweep-{record.family}-{record.sweep_id.removeprefix('sha256:')[:8]}"
+    for n in range(1, 1000):
+        path = root / (base if n == 1 else f"{base}-{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        (path / RUNS).mkdir()
+        (path / PLOTS).mkdir()
+        return path
+    raise InputError(f"could not create a new sweep directory under '{root}' (999 sweeps named {base}*)")
+
+
+def execute_sweep(
+    plan: SweepPlan, provider: Provider, progress: ProgressSink | None = None,
+    announce: Callable[[int, Cell], None] | None = None,
+) -> SweepOutcome:
+    record = plan.record
+    if plan.sweep_dir is None:
+        sweep_dir = _new_sweep_dir(plan.run_root, record)
+    else:
+        sweep_dir = plan.sweep_dir
+        record.continued_at.append(utc_now())
+    record.state, record.pid, record.ended_at, record.exit_code, record.message = "running", os.getpid(), None, None, ""
+    spent = 0
+
+    def save() -> None:
+        write_json(sweep_dir / SWEEP_JSON, record.model_dump(mode="json"))
+
+    save()
+    state: State = "complete"
+    message = ""
+    try:
+        for i, (cell, cell_plan) in enumerate(zip(record.cells, plan.plans, strict=True)):
+            if cell_plan is None:
+                cell.state = "complete"
+                continue
+            if announce is not None:
+                announce(i, cell)
+            cell_plan.run_root = sweep_dir / RUNS
+            remaining = None if plan.budget is None else max(0, plan.budget - spent)
+            cell_plan.config = cell_plan.config.model_copy(update={"generation_budget": remaining})
+
+            def started(run_dir: Path, cell: Cell = cell) -> None:
+                if cell.run_dir is not None:
+                    cell.previous_run_dirs.append(cell.run_dir)
+                cell.run_dir = str(run_dir.relative_to(sweep_dir))
+                cell.state = "running"
+                save()
+
+            outcome = execute(cell_plan, provider, progress, started=started)
+            status = outcome.status
+            cell.state, cell.output_digest = status.state, cell_plan.config.output_digest
+            spent += status.provider_calls
+            save()
+            if status.state != "complete":
+                state = status.state
+                message = (f"cell {record.family}={cell.value} stopped ({status.state}: {status.message}); "
+                           f"continue the sweep with --continue-from {sweep_dir}")
+                break
+    except KeyboardInterrupt:
+        state, message = "interrupted", f"interrupted; continue the sweep with --continue-from {sweep_dir}"
+    finally:
+        summarise(sweep_dir, record)
+        record.state, record.message, record.ended_at = state, message, utc_now()
+        record.exit_code = EXIT_CODES[state]
+        save()
+        (sweep_dir / SWEEP_SUMMARY).write_text(render_summary(sweep_dir, record), encoding="utf-8")
+    return SweepOutcome(sweep_dir=sweep_dir, record=record)
+
+
+# -- summaries ----------------------------------------------------------------------
+
+
+def _cell_metrics(run_dir: Path, arms: list[str]) -> dict[str, dict[str, CellMetric]]:
+    raw, _bad = rundir.read_rows(run_dir / rundir.ROWS)
+    out: dict[str, dict[str, CellMetric]] = {}
+    for arm in arms:
+        rows = [r for r in raw if r.get("arm") == arm]
+        out[arm] = {}
+        for name, metric in METRICS.items():
+            m = measure(rows, metric)
+            iv = bootstrap_mean(list(per_question(rows, metric).values()))
+            out[arm][name] = CellMetric(value=m.value, rows_covered=m.rows_covered,
+                                        rows_not_measured=len(m.rows_not_measured),
+                                        low=iv.low if iv else None, high=iv.high if iv else None)
+    return out
+
+
+def summarise(sweep_dir: Path, record: SweepRecord) -> None:
+    """Per-cell metrics from each cell's rows on disk (into the record) and one PNG per metric."""
+    arms: list[str] = []
+    for cell in record.cells:
+        if cell.run_dir is None:
+            continue
+        run_dir = sweep_dir / cell.run_dir
+        cfg = rundir.load_config(run_dir)
+        names = [a.name for a in cfg.arms]
+        arms += [a for a in names if a not in arms]
+        cell.metrics = _cell_metrics(run_dir, names)
+        try:
+            status = rundir.load_status(run_dir)
+            cell.provider_calls, cell.cache_hits, cell.reused_rows = (
+                status.provider_calls, status.cache_hits, status.rows_reused)
+        except InputError:
+            pass
+    record.plots = {}
+    (sweep_dir / PLOTS).mkdir(exist_ok=True)
+    for name, metric in METRICS.items():
+        measured = any(m[name].rows_covered for c in record.cells for m in c.metrics.values())
+        if not measured:
+            continue
+        series: dict[str, list[float | None]] = {}
+        intervals: dict[str, list[Interval | None]] = {}
+        counts: dict[str, list[int]] = {}
+        for arm in arms:
+            cms = [c.metrics.get(arm, {}).get(name) for c in record.cells]
+            series[arm] = [cm.value if cm else None for cm in cms]
+            intervals[arm] = [Interval(low=cm.low, high=cm.high, confidence=0.95)
+                              if cm and cm.low is not None and cm.high is not None else None for cm in cms]
+            counts[arm] = [cm.rows_covered if cm else 0 for cm in cms]
+        rel = f"{PLOTS}/{name}.png"
+        plot_metric(sweep_dir / rel, family=record.family, values=record.values, title=metric.title,
+                    series=series, intervals=intervals, counts=counts,
+                    subtitle="mean per cell, 95% bootstrap interval over questions")
+        record.plots[name] = rel
+
+
+def _cell_text(cm: CellMetric | None, digits: int) -> str:
+    if cm is None or cm.value is None:
+        return "n/a"
+    return f"{cm.value:.{digits}f} (n={cm.rows_covered})"
+
+
+def render_summary(sweep_dir: Path, record: SweepRecord) -> str:
+    req = record.request
+    out = [f"# sweep {record.family}: {', '.join(record.values)}", "",
+           (f"State `{record.state}`; {len(record.cells)} cells, each an answer-quality run under `{RUNS}/`; "
+            f"corpus `{req.get('corpus')}`, evaluation `{req.get('evaluation')}`, limit {req.get('limit')}, "
+            f"samples {req.get('samples')}."), ""]
+    if record.message:
+        out += [f"> {record.message}", ""]
+    names = list(METRICS)
+    out += [f"| {record.family} | arm | state | " + " | ".join(METRICS[n].title for n in names)
+            + " | provider calls | cache hits | run |",
+            "|---|---|---|" + "---|" * len(names) + "---|---|---|"]
+    for cell in record.cells:
+        arms = list(cell.metrics) or ["—"]
+        for arm in arms:
+            ms = cell.metrics.get(arm, {})
+            cells = [_cell_text(ms.get(n), 1 if n == "answer_runes" else 3) for n in names]
+            out.append(f"| {cell.value} | {arm} | {cell.state} | " + " | ".join(cells)
+                       + f" | {cell.provider_calls} | {cell.cache_hits} | `{cell.run_dir or '—'}` |")
+    out += ["", "Each figure is a mean over the cell's rows with n = rows measured. `gold` and `STRICT` count a row "
+            "without a usable answer as a miss; answer length is measured on usable answers; request "
+            "completeness only on rows that carry it. 95% bootstrap intervals over questions (seeded) are in "
+            f"`{SWEEP_JSON}` and drawn as error bars. Compare two cells with "
+            "`arborist experiments compare RUN_A RUN_B`.", ""]
+    if record.plots:
+        out += ["## Plots", ""]
+        out += [f"![{METRICS[m].title}]({p})" for m, p in record.plots.items()]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,335 @@
+"""Experiments on top of answer-quality runs: statistics, the multipart prompt, sweeps, paired comparisons.
+
+The model is the scripted provider (queued answers); everything else runs for
+real: stores, retrieval, the engine and its answer cache, the verifier.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import Result
+
+from arborist.answer.modes import prompt_names, system_prompt
+from arborist.cli import lab_cmd
+from arborist.errors import InputError
+from arborist.lab import rundir
+from arborist.lab.checks import validate_run
+from arborist.lab.compare import compare_runs
+from arborist.lab.metrics.headline import completeness
+from arborist.lab.runner import RunRequest, plan_run
+from arborist.lab.stats import Interval, bootstrap_mean, mcnemar_exact, verdict
+from arborist.lab.sweep import SWEEP_JSON, execute_sweep, load_sweep, parse_family, plan_continue, plan_sweep
+from arborist.models.scripted import ScriptedProvider
+from test_lab import GOOD, claim, do_run, inputs, request, rows_of  # noqa: F401 (inputs is a fixture)
+
+PNG = b"\x89PNG\r\n\x1a\n"
+NOBODY = claim("Nobody knows.")
+
+
+# -- statistics -----------------------------------------------------------------------
+
+
+def test_mcnemar_exact_matches_hand_computed_tables() -> None:
+    # 1 vs 9 discordant pairs: p = 2 * (C(10,0) + C(10,1)) / 2^10 = 22 / 1024.
+    assert mcnemar_exact(1, 9) == pytest.approx(22 / 1024)
+    assert mcnemar_exact(9, 1) == pytest.approx(22 / 1024)
+    # 0 vs 5: p = 2 / 2^5.
+    assert mcnemar_exact(0, 5) == pytest.approx(2 / 32)
+    assert mcnemar_exact(4, 4) == pytest.approx(1.0)
+    assert mcnemar_exact(0, 0) == 1.0
+    with pytest.raises(ValueError):
+        mcnemar_exact(-1, 2)
+
+
+def test_bootstrap_interval_covers_the_true_delta_and_is_reproducible() -> None:
+    rng = np.random.default_rng(7)
+    covered = 0
+    trials = 40
+    for _ in range(trials):
+        diffs = rng.normal(0.2, 0.5, 60)
+        iv = bootstrap_mean(list(diffs), seed=1, resamples=2000)
+        assert iv is not None and iv.low < float(np.mean(diffs)) < iv.high
+        covered += iv.low <= 0.2 <= iv.high
+    assert covered >= 0.85 * trials  # nominal 95%
+    paired = list(rng.normal(0.1, 0.3, 30))
+    first, again = bootstrap_mean(paired, seed=3), bootstrap_mean(paired, seed=3)
+    assert first == again  # a seeded result is reproducible
+    assert bootstrap_mean(paired, seed=4) != first  # and the seed is what fixes it
+    assert bootstrap_mean([0.5]) is None
+    assert bootstrap_mean([0.25, 0.25, 0.25]) == Interval(low=0.25, high=0.25, confidence=0.95)
+
+
+def test_the_verdict_needs_an_interval_without_zero_and_an_effect_above_the_floor() -> None:
+    assert verdict(0.10, Interval(low=0.02, high=0.18, confidence=0.95), 0.05) == "signal"
+    assert verdict(-0.10, Interval(low=-0.18, high=-0.02, confidence=0.95), 0.05) == "signal"
+    assert verdict(0.10, Interval(low=-0.01, high=0.2, confidence=0.95), 0.05) == "noise"
+    assert verdict(0.03, Interval(low=0.01, high=0.05, confidence=0.95), 0.05) == "noise"
+    assert verdict(1 / 20, Interval(low=0.01, high=0.1, confidence=0.95), 0.05) == "signal"  # exactly the floor
+    assert verdict(0.5, None, 0.05) == "noise"
+
+
+# -- the multipart prompt ---------------------------------------------------------------
+
+
+def test_the_multipart_prompt_is_shipped_for_every_mode() -> None:
+    assert prompt_names()[:2] == ("baseline", "multipart")
+    for mode in ("quote", "claim_lattice", "claim_lattice_pointer"):
+        text = system_prompt(mode, name="multipart")
+        assert text != system_prompt(mode) and "request" in text and '"abstained_requests"' in text
+        assert system_prompt(mode, name="baseline") == system_prompt(mode)
+    with pytest.raises(InputError, match="shipped prompts: baseline, multipart"):
+        system_prompt("quote", name="nope")
+
+
+def test_a_named_prompt_reaches_the_model_and_the_policy_hash(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    default = plan_run(request(tmp_path, inputs), ScriptedProvider())
+    baseline = plan_run(request(tmp_path, inputs, prompt="baseline"), ScriptedProvider())
+    assert baseline.config.arms == default.config.arms and baseline.config.prompt == "baseline"
+    assert default.config.arms[0].policy.system_prompt is None  # shares cache with `query`'s default
+    run_dir, _, provider = do_run(request(tmp_path, inputs, prompt="multipart", limit=1), GOOD[0])
+    config = rundir.load_config(run_dir)
+    assert config.prompt == "multipart"
+    assert config.arms[0].governance_policy_hash != default.config.arms[0].governance_policy_hash
+    assert provider.history[0].messages[0].content == system_prompt("claim_lattice", name="multipart")
+    assert (run_dir / "inputs/prompt.txt").read_text() == system_prompt("claim_lattice", name="multipart")
+    quote = plan_run(request(tmp_path, inputs, prompt="multipart", arms=("claim_lattice", "quote")), ScriptedProvider())
+    assert quote.config.arms[1].policy.system_prompt == system_prompt("quote", name="multipart")
+    with pytest.raises(InputError, match="neither a shipped prompt"):
+        plan_run(request(tmp_path, inputs, prompt="multipartt"), ScriptedProvider())
+
+
+# -- sweeps ---------------------------------------------------------------------------------
+
+
+def sweep(tmp_path: Path, inputs: tuple[Path, Path], spec: str, *answers: str, **kw: Any) -> tuple[Path, Any, ScriptedProvider]:  # noqa: F811
+    provider = ScriptedProvider(*answers)
+    base = dataclasses.replace(request(tmp_path, inputs, **kw), run_root=tmp_path / "sweeps")
+    plan = plan_sweep(base, spec, provider)
+    out = execute_sweep(plan, provider)
+    return out.sweep_dir, out.record, provider
+
+
+def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
+    tmp_path: Path, inputs: tuple[Path, Path]  # noqa: F811
+) -> None:
+    sweep_dir, record, provider = sweep(tmp_path, inputs, "evidence-k=1,3", *GOOD, *GOOD)
+    assert record.state == "complete" and record.exit_code == 0 and provider.pending == 0
+    assert sorted(p.name for p in sweep_dir.iterdir()) == ["plots", "runs", "summary.md", "sweep.json"]
+    saved = load_sweep(sweep_dir)
+    assert saved.family == "evidence-k" and saved.values == ["1", "3"] and saved.state == "complete"
+    assert [c.options for c in saved.cells] == [{"evidence_k": 1}, {"evidence_k": 3}]
+    for cell in saved.cells:
+        run_dir = sweep_dir / str(cell.run_dir)
+        assert run_dir.parent == sweep_dir / "runs" and all(c.ok for c in validate_run(run_dir))
+        assert cell.state == "complete" and cell.provider_calls == 4
+    admitted = [c.metrics["claim_lattice"]["admitted_chunks"].value for c in saved.cells]
+    assert admitted[0] == 0.75 and admitted[1] is not None and admitted[1] > 1.0  # q4 ranks nothing
+    gold = saved.cells[0].metrics["claim_lattice"]["gold"]
+    assert (gold.value, gold.rows_covered) == (0.5, 4)  # q1, q2 right; q3 wrong; q4 has no gold in the corpus
+    assert saved.cells[0].metrics["claim_lattice"]["completeness"].rows_covered == 0  # rows carry none yet
+    assert set(saved.plots) == {"valid", "gold", "strict", "admitted_chunks", "answer_runes"}
+    for path in saved.plots.values():
+        assert (sweep_dir / path).read_bytes().startswith(PNG)
+    summary = (sweep_dir / "summary.md").read_text()
+    assert "| 1 | claim_lattice | complete |" in summary and "| 3 | claim_lattice | complete |" in summary
+    assert "plots/gold.png" in summary
+    # A second run of the sweep is served from the cache.
+    again_dir, again, provider = sweep(tmp_path, inputs, "evidence-k=1,3")
+    assert again_dir != sweep_dir and provider.history == [] and again.state == "complete"
+    assert [(c.provider_calls, c.cache_hits) for c in again.cells] == [(0, 4), (0, 4)]
+
+
+def test_sweep_cells_share_the_answer_cache_with_earlier_runs(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    do_run(request(tmp_path, inputs), *GOOD)  # the baseline prompt, answered once
+    _, record, provider = sweep(tmp_path, inputs, "prompt=baseline,multipart", *GOOD)
+    assert [(c.value, c.provider_calls, c.cache_hits) for c in record.cells] == [
+        ("baseline", 0, 4), ("multipart", 4, 0)]
+    assert {c.messages[0].content for c in provider.history} == {system_prompt("claim_lattice", name="multipart")}
+
+
+def test_a_sweep_stopped_by_its_budget_continues_in_place(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    sweep_dir, record, provider = sweep(tmp_path, inputs, "context-runes=1500,3000", *GOOD, GOOD[0],
+                                        generation_budget=5)
+    assert record.state == "budget_exhausted" and record.exit_code == 5 and len(provider.history) == 5
+    assert [c.state for c in record.cells] == ["complete", "budget_exhausted"]
+    assert "--continue-from" in record.message
+    first_dir = record.cells[1].run_dir
+    provider = ScriptedProvider(*GOOD[1:])
+    plan = plan_continue(sweep_dir, provider, generation_budget=None)
+    assert plan.plans[0] is None  # the finished cell is kept as it is
+    out = execute_sweep(plan, provider)
+    assert out.sweep_dir == sweep_dir and out.record.state == "complete" and provider.pending == 0
+    cell = out.record.cells[1]
+    assert cell.previous_run_dirs == [first_dir] and cell.run_dir != first_dir and cell.reused_rows == 1
+    rows = rows_of(sweep_dir / str(cell.run_dir))
+    assert sorted(r["query_id"] for r in rows) == ["q1", "q2", "q3", "q4"]
+    assert out.record.cells[0].run_dir == record.cells[0].run_dir and len(out.record.continued_at) == 1
+    assert all(c.ok for c in validate_run(sweep_dir / str(cell.run_dir)))
+
+
+def test_a_sweep_still_running_elsewhere_is_not_continued(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    sweep_dir, _, _ = sweep(tmp_path, inputs, "evidence-k=1", *GOOD)
+    data = json.loads((sweep_dir / SWEEP_JSON).read_text())
+    data.update(state="running", pid=os.getppid())  # a live process that is not this one
+    (sweep_dir / SWEEP_JSON).write_text(json.dumps(data))
+    with pytest.raises(InputError, match="still running"):
+        plan_continue(sweep_dir, ScriptedProvider())
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("temperature=0,1", "unknown sweep family 'temperature'; valid families: evidence-k=1,3,5,8,12, context-runes="),
+    ("evidence-k", "give the values of evidence-k"),
+    ("evidence-k=1,x", "'x' of evidence-k is not a whole number"),
+    ("chunking=600", "'600' of chunking is not CHUNK/OVERLAP"),
+    ("layout=tail,tail", "given twice"),
+])
+def test_bad_families_are_one_line_errors(spec: str, message: str) -> None:
+    with pytest.raises(InputError, match=message.replace("(", r"\(")) as err:
+        parse_family(spec)
+    assert "\n" not in str(err.value)
+
+
+def test_bad_cell_values_are_refused_before_anything_is_written(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    for spec in ("layout=tail,sideways", "evidence-k=0,3", "prompt=baseline,nope"):
+        with pytest.raises(InputError):
+            sweep(tmp_path, inputs, spec)
+    assert not (tmp_path / "sweeps").exists()
+
+
+# -- comparisons ----------------------------------------------------------------------------
+
+
+def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    a, _, _ = do_run(request(tmp_path, inputs), *GOOD)
+    b, _, _ = do_run(request(tmp_path, inputs, policy_values={"evidence_k": 3}), GOOD[0], NOBODY, NOBODY, NOBODY)
+    c = compare_runs(a, b, metric="gold")
+    # gold A = [1, 1, 0, 0], B = [1, 0, 0, 0] (q4's gold is not in the corpus but the row has gold answers)
+    assert (c.questions_paired, c.pairs, c.a.mean, c.b.mean, c.delta) == (4, 4, 0.5, 0.25, -0.25)
+    assert c.mcnemar is not None and (c.mcnemar.only_a, c.mcnemar.only_b, c.mcnemar.both, c.mcnemar.neither) == (1, 0, 1, 2)
+    assert c.mcnemar.p_value == 1.0
+    assert c.interval is not None and c.interval.low <= -0.25 <= c.interval.high and c.verdict == "noise"
+    assert compare_runs(a, b, metric="gold") == c  # seeded
+    assert compare_runs(a, b, metric="valid").delta == 0.0
+    none = compare_runs(a, b, metric="completeness")
+    assert none.questions_paired == 0 and len(none.unpaired.not_measured) == 4 and none.verdict == "noise"
+
+
+def test_compare_reports_unpaired_rows_and_handles_arms(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    a, _, _ = do_run(request(tmp_path, inputs), *GOOD)
+    quote = json.dumps({"quotes": [{"evidence_id": "E1", "text": "Paris is the capital of France."}],
+                        "abstained_requests": []})
+    two, _, _ = do_run(request(tmp_path, inputs, arms=("claim_lattice", "quote"), limit=2,
+                               policy_values={"evidence_k": 2}), GOOD[0], quote, GOOD[1], quote)
+    with pytest.raises(InputError, match="pick one with --arm-b"):
+        compare_runs(a, two, arm_a=None)
+    c = compare_runs(a, two, arm_b="quote")
+    assert c.b.arm == "quote" and c.questions_paired == 2
+    assert c.unpaired.only_in_a == ["q3 [sample 0]", "q4 [sample 0]"]
+    same = compare_runs(two, two, arm_a="claim_lattice", arm_b="quote")
+    assert (same.a.mean, same.b.mean) == (1.0, 0.5)
+    with pytest.raises(InputError, match="both sides are arm"):
+        compare_runs(two, two, arm_a="quote")
+
+
+def test_compare_refuses_runs_over_different_evaluations(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    a, _, _ = do_run(request(tmp_path, inputs, limit=1), GOOD[0])
+    inputs[1].write_text(inputs[1].read_text() + "\n", encoding="utf-8")
+    b, _, _ = do_run(request(tmp_path, inputs, limit=1))
+    with pytest.raises(InputError, match="different evaluations") as err:
+        compare_runs(a, b)
+    assert "\n" not in str(err.value)
+
+
+def test_completeness_is_read_from_rows_that_carry_it() -> None:
+    assert completeness({}) is None
+    assert completeness({"completeness": 0.5}) == 0.5
+    assert completeness({"completeness": {"answered": 1, "total": 4}}) == 0.25
+    assert completeness({"completeness": {"rate": 0.75}}) == 0.75
+    assert completeness({"completeness": {"requests": [{"answered": True}, {"answered": False}]}}) == 0.5
+    assert completeness({"completeness": [{"answered": True}]}) == 1.0
+    assert completeness({"completeness": {"requests": 0, "answered": 0}}) is None
+
+
+# -- the CLI ----------------------------------------------------------------------------------
+
+
+def test_sweep_takes_every_option_of_run() -> None:
+    def options(command: Any) -> dict[str, tuple[Any, Any]]:
+        return {p.name: (p.default, p.help) for p in command.params if p.name != "continue_from"}
+
+    run_options = options(lab_cmd.run)
+    sweep_options = options(lab_cmd.sweep)
+    assert run_options.keys() <= sweep_options.keys()
+    assert all(sweep_options[n] == v for n, v in run_options.items())
+    assert set(sweep_options) - set(run_options) == {"family"}
+
+
+def test_cli_sweep_then_compare_two_of_its_cells(
+    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+) -> None:
+    provider = ScriptedProvider(*GOOD, GOOD[0], NOBODY, NOBODY, NOBODY)
+    monkeypatch.setattr(lab_cmd, "make_provider_from", lambda _opts: provider)
+    args = ["--corpus", inputs[0], "--evaluation", inputs[1], "--routes", "bm25,title",
+            "--cache-directory", tmp_path / "cache", "--model", "scripted"]
+    result = run_cli("experiments", "sweep", "--family", "layout=tail,bookend", *args, "--run-root", tmp_path / "s")
+    assert result.exit_code == 0, result.stderr
+    assert "cell 1/2: layout=tail" in result.stderr and "plot gold:" in result.stdout
+    sweep_dir = Path(result.stdout.split("sweep: ", 1)[1].splitlines()[0])
+    cells = load_sweep(sweep_dir).cells
+    a, b = (sweep_dir / str(c.run_dir) for c in cells)
+    text = run_cli("experiments", "compare", a, b, "--metric", "gold")
+    assert text.exit_code == 0, text.stderr
+    assert "delta B - A: -0.250" in text.stdout and "verdict: noise" in text.stdout
+    as_json = json.loads(run_cli("experiments", "compare", a, b, "--json", "--floor", "0.5").stdout)
+    assert as_json["floor"] == 0.5 and as_json["questions_paired"] == 4
+    again = run_cli("experiments", "sweep", "--continue-from", sweep_dir, "--json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["sweep"]["state"] == "complete" and provider.pending == 0
+
+
+def test_cli_sweep_errors_are_one_line(
+    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
+) -> None:
+    base = ["--corpus", inputs[0], "--evaluation", inputs[1], "--run-root", tmp_path / "s", "--model", "scripted"]
+    for args, message in [
+        (["--family", "depth=1,2", *base], "Error: unknown sweep family 'depth'; valid families: evidence-k="),
+        (["--family", "evidence-k=1,3", "--evidence-k", "4", *base], "drop --evidence-k"),
+        (base, "Error: give --family NAME=V1,V2"),
+        (["--continue-from", tmp_path, "--evidence-k", "3"], "drop --evidence-k"),
+        (["--continue-from", tmp_path], "is not a sweep directory"),
+    ]:
+        result = run_cli("experiments", "sweep", *args)
+        assert result.exit_code == 1 and message in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert not (tmp_path / "s").exists()
+    result = run_cli("experiments", "compare", tmp_path / "x", tmp_path / "y")
+    assert result.exit_code == 1 and result.stderr.startswith("Error: run directory")
+
+
+def test_a_run_with_the_named_prompt_from_the_cli(
+    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
+) -> None:
+    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--run-root", tmp_path / "runs", "--model", "scripted", "--prompt", "multipart", "--limit", "1",
+                     "--cache-directory", tmp_path / "c", "--json")
+    assert result.exit_code == 0, result.stderr
+    run_dir = Path(json.loads(result.stdout)["run_dir"])
+    assert (run_dir / "inputs/prompt.txt").read_text() == system_prompt("claim_lattice", name="multipart")
+    bad = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                  "--run-root", tmp_path / "runs", "--model", "scripted", "--prompt", "nope")
+    assert bad.exit_code == 1 and "neither a shipped prompt (baseline, multipart) nor a file" in bad.stderr
+
+
+def test_run_request_defaults_do_not_drift() -> None:
+    """The sweep stores the shared options as a RunRequest; a fresh one round-trips through its JSON."""
+    from arborist.lab.sweep import _REQUEST
+
+    req = RunRequest(run_root=Path("/tmp/x"), arms=("quote",), policy_values={"evidence_k": 3}, prompt="multipart")
+    assert _REQUEST.validate_python(_REQUEST.dump_python(req, mode="json")) == req
