@@ -1,0 +1,144 @@
+"""Experiments on the development sets: EvidenceK and context-budget sweeps, multipart vs baseline with a verdict.
+
+Usage: .venv/bin/python bench/experiments_dev.py [--datasets musique,hotpotqa,squad] [--limit 30]
+                                                 [--model qwen2.5-1.5b] [--work DIR] [--no-repeat]
+                                                 [-- extra options for every sweep]
+
+For each dataset (imported from ../shared/data with `arborist datasets import`):
+1. `experiments sweep --family evidence-k=1,3,5,8,12`;
+2. `experiments sweep --family context-runes=1500,3000,6000,24000,40000`;
+3. `experiments sweep --family prompt=baseline,multipart`, then
+   `experiments compare` of its two cells on gold, strict, valid and completeness.
+Then (unless --no-repeat) the first dataset's EvidenceK sweep once more: every
+cell must come from the answer cache; its time is set against the same sweep's
+first run (the baseline of the ratio, measured in this invocation).
+
+Every sweep answers the first --limit questions of each set (30 by default,
+so it fits a 2-core machine); the figures printed are the sweeps' own
+(sweep.json) and the comparisons' (compare --json), with the PNG paths.
+Runs, sweeps and the cache live under --work (delete it to measure cold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import DATASETS, require_shared_data
+from arborist.models.profiles import DEFAULT_PROFILE
+
+EXE = str(Path(sys.executable).parent / "arborist")
+FAMILIES = ("evidence-k=1,3,5,8,12", "context-runes=1500,3000,6000,24000,40000", "prompt=baseline,multipart")
+SHOWN = ("valid", "gold", "strict", "completeness", "admitted_chunks", "answer_runes")
+
+
+def prepare(name: str, data: Path, work: Path) -> Path:
+    questions, corpus = DATASETS[name]
+    out = work / "data" / name
+    if not (out / "evaluation.json").exists():
+        extra = ["--corpus", str(data / corpus)] if corpus else []
+        subprocess.run([EXE, "datasets", "import", name, "--questions", str(data / questions), *extra,
+                        "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def sweep(data: Path, work: Path, family: str, args: argparse.Namespace) -> tuple[float, Path, dict[str, Any]]:
+    cmd = [EXE, "experiments", "sweep", "--family", family, "--corpus", str(data / "corpus.json"),
+           "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "sweeps" / data.name),
+           "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
+           *args.extra, "--json"]
+    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
+    t = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    elapsed = time.monotonic() - t
+    if out.returncode != 0:
+        sys.exit(f"sweep failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
+    result = json.loads(out.stdout)
+    return elapsed, Path(result["sweep_dir"]), result["sweep"]
+
+
+def fmt(metric: dict[str, Any] | None) -> str:
+    if not metric or metric.get("value") is None:
+        return "n/a"
+    ci = f" [{metric['low']:.2f}, {metric['high']:.2f}]" if metric.get("low") is not None else ""
+    return f"{metric['value']:.3f}{ci} n={metric['rows_covered']}"
+
+
+def show(name: str, elapsed: float, sweep_dir: Path, record: dict[str, Any]) -> None:
+    print(f"\n## {name}: sweep {record['family']} ({elapsed:.0f} s) — {sweep_dir}")
+    print("| value | " + " | ".join(SHOWN) + " | calls | cache hits |")
+    print("|---|" + "---|" * len(SHOWN) + "---|---|")
+    for cell in record["cells"]:
+        for arm, metrics in (cell["metrics"] or {"-": {}}).items():
+            label = cell["value"] if len(cell["metrics"]) < 2 else f"{cell['value']} [{arm}]"
+            print(f"| {label} | " + " | ".join(fmt(metrics.get(m)) for m in SHOWN)
+                  + f" | {cell['provider_calls']} | {cell['cache_hits']} |")
+    for metric, path in record["plots"].items():
+        print(f"plot {metric}: {sweep_dir / path}")
+
+
+def compare(sweep_dir: Path, record: dict[str, Any]) -> None:
+    runs = {c["value"]: sweep_dir / c["run_dir"] for c in record["cells"] if c["run_dir"]}
+    if set(runs) != {"baseline", "multipart"}:
+        print("compare: the prompt sweep did not finish both cells")
+        return
+    print("\n| metric | baseline | multipart | delta (multipart - baseline) | 95% CI | McNemar p | paired | verdict |")
+    print("|---|---|---|---|---|---|---|---|")
+    for metric in ("gold", "strict", "valid", "completeness"):
+        out = subprocess.run([EXE, "experiments", "compare", str(runs["baseline"]), str(runs["multipart"]),
+                              "--metric", metric, "--json"], capture_output=True, text=True, check=False)
+        if out.returncode != 0:
+            print(f"| {metric} | compare failed: {out.stderr.strip()} |")
+            continue
+        c = json.loads(out.stdout)
+        iv = c["interval"]
+        p = c["mcnemar"]["p_value"] if c["mcnemar"] else None
+        interval = "n/a" if iv is None else "[{:+.3f}, {:+.3f}]".format(iv["low"], iv["high"])
+        delta = "n/a" if c["delta"] is None else format(c["delta"], "+.3f")
+        means = [("n/a" if side["mean"] is None else format(side["mean"], ".3f")) for side in (c["a"], c["b"])]
+        print(f"| {metric} | {means[0]} | {means[1]} | {delta} | {interval} | "
+              f"{'n/a' if p is None else format(p, '.3g')} | {c['questions_paired']} | {c['verdict']} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", default="musique,hotpotqa,squad",
+                    help="comma-separated: musique, hotpotqa, squad (squad-single-hop)")
+    ap.add_argument("--limit", type=int, default=30, help="questions per cell")
+    ap.add_argument("--model", default=DEFAULT_PROFILE)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-experiments-bench"))
+    ap.add_argument("--no-repeat", action="store_true", help="skip the repeated (cached) sweep")
+    ap.add_argument("extra", nargs="*", help="extra options for every sweep (after --)")
+    args = ap.parse_args()
+    data = require_shared_data()
+    names = [n.strip() for n in args.datasets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in DATASETS]
+    if unknown:
+        sys.exit(f"unknown dataset(s) {', '.join(unknown)}; valid: {', '.join(DATASETS)}")
+    print(f"# experiments on the development sets: model {args.model}, {args.limit} questions per cell")
+    first: tuple[float, Path, str] | None = None
+    for name in names:
+        folder = prepare(name, data, args.work)
+        for family in FAMILIES:
+            elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
+            show(name, elapsed, sweep_dir, record)
+            if family.startswith("prompt="):
+                compare(sweep_dir, record)
+            if first is None:
+                first = (elapsed, folder, family)
+    if first is not None and not args.no_repeat:
+        cold, folder, family = first
+        elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
+        calls = sum(c["provider_calls"] for c in record["cells"])
+        hits = sum(c["cache_hits"] for c in record["cells"])
+        print(f"\n## repeated sweep {family} on {folder.name}: {elapsed:.1f} s vs {cold:.1f} s the first time "
+              f"({cold / elapsed:.1f}x), provider calls {calls}, cache hits {hits} — {sweep_dir}")
+
+
+if __name__ == "__main__":
+    main()
