@@ -163,7 +163,7 @@ def test_a_sweep_stopped_by_its_budget_continues_in_place(tmp_path: Path, inputs
     assert "--continue-from" in record.message
     first_dir = record.cells[1].run_dir
     provider = ScriptedProvider(*GOOD[1:])
-    plan = plan_continue(sweep_dir, provider, generation_budget=None)
+    plan = plan_continue(sweep_dir, provider)
     assert plan.plans[0] is None  # the finished cell is kept as it is
     out = execute_sweep(plan, provider)
     assert out.sweep_dir == sweep_dir and out.record.state == "complete" and provider.pending == 0
@@ -333,3 +333,57 @@ def test_run_request_defaults_do_not_drift() -> None:
 
     req = RunRequest(run_root=Path("/tmp/x"), arms=("quote",), policy_values={"evidence_k": 3}, prompt="multipart")
     assert _REQUEST.validate_python(_REQUEST.dump_python(req, mode="json")) == req
+
+
+def test_a_killed_sweep_continues_from_what_is_on_disk(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    """kill -9 mid-cell leaves sweep.json and the cell's status `running`; the cell after it never started."""
+    import subprocess
+    import sys
+
+    sweep_dir, record, _ = sweep(tmp_path, inputs, "evidence-k=1,2,3", *GOOD, GOOD[0], generation_budget=5)
+    assert [c.state for c in record.cells] == ["complete", "budget_exhausted", "pending"]
+    data = json.loads((sweep_dir / SWEEP_JSON).read_text())
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    data.update(state="running", pid=int(dead.stdout))
+    data["cells"][1]["state"] = "running"
+    (sweep_dir / SWEEP_JSON).write_text(json.dumps(data))
+    status_path = sweep_dir / str(record.cells[1].run_dir) / "status.json"
+    status = json.loads(status_path.read_text())
+    status.update(state="running", exit_code=None, ended_at=None)
+    status_path.write_text(json.dumps(status))
+    provider = ScriptedProvider(*GOOD[1:], *GOOD)
+    out = execute_sweep(plan_continue(sweep_dir, provider), provider)
+    assert out.record.state == "complete" and provider.pending == 0
+    assert [c.state for c in out.record.cells] == ["complete", "complete", "complete"]
+    assert [(c.provider_calls, c.reused_rows) for c in out.record.cells] == [(4, 0), (3, 1), (4, 0)]
+    for cell in out.record.cells:
+        assert all(c.ok for c in validate_run(sweep_dir / str(cell.run_dir)))
+
+
+def test_ctrl_c_interrupts_a_sweep_with_exit_130(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    from arborist.models.base import Completion, GenerationSettings, Message
+
+    class InterruptedThirdCall(ScriptedProvider):
+        def complete(self, messages: list[Message], settings: GenerationSettings,
+                     json_schema: dict[str, Any] | None = None) -> Completion:
+            if len(self.history) == 2:
+                raise KeyboardInterrupt
+            return super().complete(messages, settings, json_schema)
+
+    provider = InterruptedThirdCall(*GOOD)
+    base = dataclasses.replace(request(tmp_path, inputs), run_root=tmp_path / "sweeps")
+    out = execute_sweep(plan_sweep(base, "layout=tail,bookend", provider), provider)
+    assert (out.record.state, out.record.exit_code) == ("interrupted", 130)
+    assert [c.state for c in out.record.cells] == ["interrupted", "pending"]
+    assert (out.sweep_dir / "summary.md").is_file() and "interrupted" in out.record.message
+
+
+def test_a_prompt_sweep_takes_files_and_records_their_absolute_path(
+    tmp_path: Path, inputs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    (tmp_path / "terse.txt").write_text("Answer in JSON from the evidence only.", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    _, record, provider = sweep(tmp_path, inputs, "prompt=multipart,terse.txt", GOOD[0], GOOD[0], limit=1)
+    assert record.state == "complete"
+    assert [c.options["prompt"] for c in record.cells] == ["multipart", str(tmp_path / "terse.txt")]
+    assert provider.history[1].messages[0].content == "Answer in JSON from the evidence only."

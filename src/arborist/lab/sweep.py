@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from arborist.answer.modes import prompt_names
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
 from arborist.lab import rundir
@@ -214,8 +215,15 @@ def _absolute(req: RunRequest) -> RunRequest:
         req, corpus=resolved(req.corpus), evaluation=resolved(req.evaluation),
         question_ids=resolved(req.question_ids), run_root=resolved(req.run_root),
         cache_directory=(req.cache_directory or default_cache_directory()).resolve(),
-        prompt=str(Path(req.prompt).resolve()) if req.prompt and Path(req.prompt).is_file() else req.prompt,
+        prompt=_absolute_prompt(req.prompt),
     )
+
+
+def _absolute_prompt(value: str | None) -> str | None:
+    """A prompt file's absolute path; a shipped prompt's name (or nothing) as it is."""
+    if value is None or value in prompt_names() or not Path(value).is_file():
+        return value
+    return str(Path(value).resolve())
 
 
 def plan_sweep(base: RunRequest, family_spec: str, provider: Provider) -> SweepPlan:
@@ -228,6 +236,9 @@ def plan_sweep(base: RunRequest, family_spec: str, provider: Provider) -> SweepP
     base = _absolute(base)
     placeholder = base.run_root or Path(".")
     cells = [Cell(value=v, options=family.parse(v)) for v in values]
+    for cell in cells:
+        if "prompt" in cell.options:
+            cell.options["prompt"] = _absolute_prompt(cell.options["prompt"])
     plans: list[Plan | None] = [plan_run(cell_request(base, c.options, placeholder), provider) for c in cells]
     digests = [p.config.output_digest for p in plans if p is not None]
     now = utc_now()
@@ -240,8 +251,14 @@ def plan_sweep(base: RunRequest, family_spec: str, provider: Provider) -> SweepP
     return SweepPlan(record=record, run_root=placeholder, sweep_dir=None, budget=base.generation_budget, plans=plans)
 
 
-def plan_continue(sweep_dir: Path, provider: Provider, **fresh: Any) -> SweepPlan:
-    """Continue a sweep in its own directory; `fresh` are the options that may change (workers, budget, burn)."""
+def plan_continue(sweep_dir: Path, provider: Provider, generation_budget: int | None = None, **fresh: Any) -> SweepPlan:
+    """Continue a sweep in its own directory, with its own settings.
+
+    `generation_budget` is this continuation's (none unless given, as for a
+    continued run); `fresh` may change the other options that do not change
+    rows (generation_workers, burn).
+    """
+    fresh["generation_budget"] = generation_budget
     record = load_sweep(sweep_dir)
     if record.state == "running" and record.pid != os.getpid() and _alive(record.pid):
         raise InputError(f"sweep '{sweep_dir}' is still running (pid {record.pid}); stop it before continuing it")
