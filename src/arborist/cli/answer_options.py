@@ -70,7 +70,8 @@ _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, typ
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
 
 
-def _apply(fn: F, options: list[Callable[[F], F]]) -> F:
+def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
+    """Apply option decorators in the order listed (the first is the first in --help)."""
     for option in reversed(options):
         fn = option(fn)
     return fn
@@ -79,12 +80,12 @@ def _apply(fn: F, options: list[Callable[[F], F]]) -> F:
 def answer_options(fn: F) -> F:
     """Model and policy options of `query` and `ask` (their chunking is the store's)."""
     policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
-    return _apply(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _BURN, _SAMPLE_INDEX])
+    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _BURN, _SAMPLE_INDEX])
 
 
 def run_options(fn: F) -> F:
     """Model and every policy option (chunking included), for commands that build their own stores."""
-    return _apply(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _BURN])
+    return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _BURN])
 
 
 def make_provider_from(opts: dict[str, Any]) -> Provider:

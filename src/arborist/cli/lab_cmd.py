@@ -26,6 +26,7 @@ from rich.progress import (
 from arborist.answer.modes import prompt_names
 from arborist.cli.answer_options import (
     MODEL_OPTION_NAMES,
+    apply_options,
     make_provider_from,
     run_options,
 )
@@ -95,6 +96,7 @@ class _Bar:
 
     def start(self, total: int, done: int) -> None:
         self.total, self.done = total, done
+        self.hits = self.calls = 0  # per run (a sweep starts one per cell)
         self.task = self.progress.add_task("run", total=total, completed=done, hits=0, calls=0)
         self.t0 = time.monotonic()
         self.start_done = done
@@ -117,16 +119,10 @@ def _sigterm(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _apply(fn: F, decorators: list[Callable[[F], F]]) -> F:
-    for decorator in reversed(decorators):
-        fn = decorator(fn)
-    return fn
-
-
 def run_request_options(fn: F) -> F:
     """Every option of `answer-quality run` but --continue-from, in one list: `experiments sweep` takes the
     same list, so an option added here reaches both commands (turned into a RunRequest by request_from_options)."""
-    return _apply(fn, [
+    return apply_options(fn, [
         click.option("--corpus", type=click.Path(path_type=Path, dir_okay=False),
                      help="The corpus file (JSON list or JSONL of {id?, title, text}) the evaluation was made for."),
         click.option("--evaluation", type=click.Path(path_type=Path, dir_okay=False),
@@ -146,7 +142,8 @@ def run_request_options(fn: F) -> F:
         click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
                      help="Parallel provider calls (a local model serves one call at a time; use it for servers)."),
         click.option("--generation-budget", type=click.IntRange(0),
-                     help="At most N provider calls; the run then stops with status budget_exhausted (exit 5)."),
+                     help="At most N provider calls (a sweep's across its cells); the run then stops with status "
+                     "budget_exhausted (exit 5)."),
         click.option("--cache-directory", type=click.Path(path_type=Path, file_okay=False),
                      help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab)."),
         json_option,
