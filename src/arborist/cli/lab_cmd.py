@@ -231,12 +231,17 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
                    f"(reused {status.rows_reused}, provider calls {status.provider_calls}, "
                    f"cache hits {status.cache_hits})")
         click.echo(f"summary: {outcome.run_dir / rundir.SUMMARY_MD}")
-    if status.state == "failed":
-        click.echo(f"Error: the run failed: {status.message}", err=True)
-    elif status.state != "complete":
-        click.echo(f"Stopped: {status.message}", err=True)
-    if status.exit_code:
-        sys.exit(status.exit_code)
+    _finish("run", status.state, status.message, status.exit_code)
+
+
+def _finish(what: str, state: str, message: str, exit_code: int | None) -> None:
+    """The last line of a run or sweep on stderr when it did not complete, and its exit status."""
+    if state == "failed":
+        click.echo(f"Error: the {what} failed: {message}", err=True)
+    elif state != "complete":
+        click.echo(f"Stopped: {message}", err=True)
+    if exit_code:
+        sys.exit(exit_code)
 
 
 @experiments.command("sweep")
@@ -298,12 +303,7 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
         click.echo(f"summary: {outcome.sweep_dir / SWEEP_SUMMARY}")
         for metric, path in record.plots.items():
             click.echo(f"plot {metric}: {outcome.sweep_dir / path}")
-    if record.state == "failed":
-        click.echo(f"Error: the sweep failed: {record.message}", err=True)
-    elif record.state != "complete":
-        click.echo(f"Stopped: {record.message}", err=True)
-    if record.exit_code:
-        sys.exit(record.exit_code)
+    _finish("sweep", record.state, record.message, record.exit_code)
 
 
 @experiments.command("compare")

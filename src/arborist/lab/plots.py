@@ -14,7 +14,7 @@ from arborist.lab.stats import Interval
 def plot_metric(
     path: Path, *, family: str, values: Sequence[str], title: str,
     series: Mapping[str, Sequence[float | None]], intervals: Mapping[str, Sequence[Interval | None]],
-    counts: Mapping[str, Sequence[int]], subtitle: str = "",
+    counts: Mapping[str, Sequence[int]], subtitle: str = "", share: bool = False,
 ) -> None:
     """A line per arm: the metric at each value (gaps where not measured), 95% intervals as error bars, n beside each point."""
     fig = Figure(figsize=(6.4, 4.0), dpi=110)
@@ -27,13 +27,16 @@ def plot_metric(
             continue
         px = [p[0] for p in points]
         py = [p[1] for p in points]
-        low = [y - (iv.low if iv else y) for _, y, iv, _ in points]
-        high = [(iv.high if iv else y) - y for _, y, iv, _ in points]
+        # A percentile interval need not hold the mean itself; an error bar cannot be negative.
+        low = [max(0.0, y - iv.low) if iv else 0.0 for _, y, iv, _ in points]
+        high = [max(0.0, iv.high - y) if iv else 0.0 for _, y, iv, _ in points]
         ax.errorbar(px, py, yerr=[low, high], marker="o", capsize=4, label=arm if len(series) > 1 else None)
         for x, y, _, n in points:
             ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=7, color="0.35")
     ax.set_xticks(xs, list(values))
     ax.set_xlim(-0.5, len(values) - 0.5)
+    if share:  # a rate or share: the whole 0..1 scale, so cells and sweeps read alike
+        ax.set_ylim(-0.03, 1.08)
     ax.set_xlabel(family)
     ax.set_ylabel(title)
     ax.set_title(f"{title} vs {family}" + (f"\n{subtitle}" if subtitle else ""), fontsize=10)

@@ -19,7 +19,7 @@ import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -131,18 +131,26 @@ def read_rows(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
     return rows, bad
 
 
-def load_config(run_dir: Path) -> RunConfig:
-    path = run_dir / CONFIG
-    if not run_dir.is_dir():
-        raise InputError(f"run directory '{run_dir}' does not exist")
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_record(folder: Path, name: str, model: type[M], kind: str) -> M:
+    """The JSON record `name` of a run (or sweep) directory, validated; a one-line error naming what is wrong."""
+    path = folder / name
+    if not folder.is_dir():
+        raise InputError(f"{kind} directory '{folder}' does not exist")
     try:
-        return RunConfig.model_validate_json(path.read_text(encoding="utf-8"))
+        return model.model_validate_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"'{run_dir}' is not a run directory: it has no {CONFIG}") from None
+        raise InputError(f"'{folder}' is not a {kind} directory: it has no {name}") from None
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(root)"
-        raise InputError(f"'{path}' is not a run configuration this arborist reads: {where}: {err['msg']}") from None
+        raise InputError(f"'{path}' is not a {kind} record this arborist reads: {where}: {err['msg']}") from None
+
+
+def load_config(run_dir: Path) -> RunConfig:
+    return read_record(run_dir, CONFIG, RunConfig, "run")
 
 
 def load_status(run_dir: Path) -> Status:

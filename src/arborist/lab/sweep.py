@@ -173,15 +173,7 @@ class SweepRecord(BaseModel):
 
 
 def load_sweep(sweep_dir: Path) -> SweepRecord:
-    path = sweep_dir / SWEEP_JSON
-    if not sweep_dir.is_dir():
-        raise InputError(f"sweep directory '{sweep_dir}' does not exist")
-    try:
-        return SweepRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"'{sweep_dir}' is not a sweep directory: it has no {SWEEP_JSON}") from None
-    except ValidationError as exc:
-        raise InputError(f"'{path}' is not a sweep record this arborist reads: {exc.errors()[0]['msg']}") from None
+    return rundir.read_record(sweep_dir, SWEEP_JSON, SweepRecord, "sweep")
 
 
 def _alive(pid: int) -> bool:
@@ -420,7 +412,8 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
         rel = f"{PLOTS}/{name}.png"
         plot_metric(sweep_dir / rel, family=record.family, values=record.values, title=metric.title,
                     series=series, intervals=intervals, counts=counts,
-                    subtitle="mean per cell, 95% bootstrap interval over questions")
+                    subtitle="mean per cell, 95% bootstrap interval over questions",
+                    share=metric.unit_scale)
         record.plots[name] = rel
 
 

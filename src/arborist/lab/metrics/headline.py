@@ -26,6 +26,11 @@ class HeadlineMetric:
     binary: bool
     read: Callable[[Mapping[str, Any]], float | None]
     why_unmeasured: str
+    share: bool = False  # a share in 0..1 without being binary per row
+
+    @property
+    def unit_scale(self) -> bool:
+        return self.binary or self.share
 
 
 def _get(row: Mapping[str, Any], *path: str) -> Any:
@@ -105,7 +110,7 @@ METRICS: dict[str, HeadlineMetric] = {m.name: m for m in (
     HeadlineMetric("gold", "gold answer in the answer", True, _gold, "no gold answers"),
     HeadlineMetric("strict", "STRICT rate", True, _strict, "no contract"),
     HeadlineMetric("completeness", "request completeness", False, completeness,
-                   "no request completeness in the row (no requests, or rows from before it was recorded)"),
+                   "no request completeness in the row (no requests, or rows from before it was recorded)", share=True),
     HeadlineMetric("admitted_chunks", "admitted chunks", False, _admitted, "no admitted ids"),
     HeadlineMetric("answer_runes", "answer length (runes)", False, _answer_runes, "no usable answer"),
 )}
