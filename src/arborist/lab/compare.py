@@ -203,6 +203,11 @@ def render(c: Comparison) -> str:
     lines.append(f"paired: {c.questions_paired} questions, {c.pairs} pairs; unpaired rows: {unpaired}"
                  + (f" (only in A {len(c.unpaired.only_in_a)}, only in B {len(c.unpaired.only_in_b)}, "
                     f"not measured {len(c.unpaired.not_measured)})" if unpaired else ""))
+    for name, rows in (("only in A", c.unpaired.only_in_a), ("only in B", c.unpaired.only_in_b),
+                       ("not measured", c.unpaired.not_measured)):
+        if rows:
+            more = f" … {len(rows) - 5} more (--json lists all)" if len(rows) > 5 else ""
+            lines.append(f"  {name}: {'; '.join(rows[:5])}{more}")
     lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0 and |delta| >= {c.floor:g})")
     if c.note:
         lines.append(f"note: {c.note}")
