@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/experiments_dev.py [--datasets musique,hotpotqa,squad] [--limit 30]
                                                  [--model qwen2.5-1.5b] [--work DIR] [--no-repeat]
+                                                 [--families evidence-k,context-runes,prompt]
                                                  [-- extra options for every sweep]
 
 For each dataset (imported from ../shared/data with `arborist datasets import`):
@@ -112,6 +113,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=30, help="questions per cell")
     ap.add_argument("--model", default=DEFAULT_PROFILE)
     ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-experiments-bench"))
+    ap.add_argument("--families", default="evidence-k,context-runes,prompt",
+                    help="which of the three sweeps to run (comma-separated family names)")
     ap.add_argument("--no-repeat", action="store_true", help="skip the repeated (cached) sweep")
     ap.add_argument("extra", nargs="*", help="extra options for every sweep (after --)")
     args = ap.parse_args()
@@ -124,7 +127,7 @@ def main() -> None:
     first: tuple[float, Path, str] | None = None
     for name in names:
         folder = prepare(name, data, args.work)
-        for family in FAMILIES:
+        for family in [f for f in FAMILIES if f.split("=", 1)[0] in args.families.split(",")]:
             elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
             show(name, elapsed, sweep_dir, record)
             if family.startswith("prompt="):
