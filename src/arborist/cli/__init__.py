@@ -84,6 +84,7 @@ def _register() -> None:
         models_cmd,
         search_cmd,
         verify_cmd,
+        view_cmd,
     )
 
     cli.add_command(ingest_cmd.ingest)
@@ -97,6 +98,7 @@ def _register() -> None:
     cli.add_command(verify_cmd.verify)
     cli.add_command(audit_cmd.audit)
     cli.add_command(lab_cmd.experiments)
+    lab_cmd.experiments.add_command(view_cmd.view)
 
 
 _register()

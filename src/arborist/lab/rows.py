@@ -65,6 +65,36 @@ class TokenPart(BaseModel):
     cached_prompt: int | None = Field(default=None, description="prompt tokens served from the model's KV state")
 
 
+class EvidenceRef(BaseModel):
+    evidence_id: str = Field(description="the id the prompt showed the model (E1, E2, ...)")
+    chunk_id: str
+
+
+class OmissionPart(BaseModel):
+    chunk_id: str
+    n_runes: int
+    reason: str
+
+
+class TracePart(BaseModel):
+    """What a reader needs to retrace one answer without the engine: written by runs since the viewer.
+
+    The evidence map, the omission reasons, the exact prompt messages and the
+    verifier's per-claim verdicts (as plain JSON: the viewer reads them as
+    data and imports nothing of the verifier).
+    """
+
+    evidence: list[EvidenceRef]
+    omissions: list[OmissionPart]
+    citation_chunk_ids: list[str]
+    prompt_layout: str
+    prompt_messages: list[dict[str, str]] = Field(description="role and content of each message, exactly as sent")
+    claims: list[dict[str, Any]] = Field(description="the verifier's per-claim verdicts, reasons and checks")
+    guard: dict[str, Any] | None = Field(description="the missed-answer guard's output")
+    instruction_guard: dict[str, Any] | None = None
+    verifier_notes: list[str] = Field(default_factory=list)
+
+
 class Row(BaseModel):
     query_id: str
     arm: str
@@ -90,6 +120,7 @@ class Row(BaseModel):
     timings: dict[str, float]
     provider_timings: dict[str, float] = Field(description="the provider's own phases (prompt_eval_s, eval_s, ...)")
     tokens: TokenPart
+    trace: TracePart | None = Field(default=None, description="absent in rows written before the run viewer")
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -158,4 +189,15 @@ def build_row(
         timings=record.timings,
         provider_timings=c.timings,
         tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens, cached_prompt=c.cached_prompt_tokens),
+        trace=TracePart(
+            evidence=[EvidenceRef(evidence_id=e.evidence_id, chunk_id=e.chunk_id) for e in record.evidence],
+            omissions=[OmissionPart(chunk_id=o.chunk_id, n_runes=o.n_runes, reason=o.reason) for o in record.omissions],
+            citation_chunk_ids=record.citation_chunk_ids,
+            prompt_layout=record.prompt.layout,
+            prompt_messages=[{"role": m.role, "content": m.content} for m in record.prompt.messages],
+            claims=[cl.model_dump(mode="json") for cl in v.claims] if v else [],
+            guard=v.guard.model_dump(mode="json") if v else None,
+            instruction_guard=v.instruction_guard.model_dump(mode="json") if v else None,
+            verifier_notes=list(v.notes) if v else [],
+        ),
     )

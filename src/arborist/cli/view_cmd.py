@@ -1,0 +1,100 @@
+"""`arborist experiments view`: a run, a comparison or a sweep as one HTML page, or served on 127.0.0.1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arborist.errors import ArboristError, InputError
+from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
+from arborist.lab.metrics.headline import COMPARABLE
+from arborist.lab.viewer import ViewerError, compare_page, load_run, load_sweep_dir, run_page, sweep_page
+from arborist.lab.viewer.load import is_run_dir, is_sweep_dir
+from arborist.lab.viewer.serve import serve
+
+DEFAULT_PORT = 8765
+
+
+def _comparer(metric: str, floor: float) -> Any:
+    def compare(a: Path, b: Path) -> tuple[dict[str, Any] | None, str | None]:
+        try:
+            return compare_runs(a, b, metric=metric, floor=floor).model_dump(mode="json"), None
+        except ArboristError as exc:
+            return None, str(exc)
+    return compare
+
+
+@click.command("view")
+@click.argument("path", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write one self-contained HTML file (no network needed to open it).")
+@click.option("--serve", "serve_", is_flag=True,
+              help="Serve the page, and the runs and sweeps beside it, on 127.0.0.1 until Ctrl-C.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
+              help="Port for --serve (0: any free port).")
+@click.option("--compare", "run_b", type=click.Path(path_type=Path, file_okay=False),
+              help="A second run over the same evaluation: a compare page (PATH is run A).")
+@click.option("--metric", type=click.Choice(COMPARABLE), default="gold", show_default=True,
+              help="The metric of the compare page's paired verdict (as `experiments compare`).")
+@click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0),
+              help="Smallest |delta| the compare page's verdict counts as a signal.")
+def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | None, metric: str,
+         floor: float) -> None:
+    """Show a run directory in the browser: diagnosis first, each question's journey, prompt to label.
+
+    \b
+    PATH is a run directory (run page; with --compare RUN_B, a compare
+    page), a sweep directory (its cells and plots) or, with --serve, a run
+    root (the list of the runs under it). The page reads only the run
+    directory's files, shows every document and answer as text, and pages
+    long runs (100 questions a page).
+    """
+    if out is None and not serve_:
+        raise InputError("give --out FILE.html to write the page, or --serve to serve it on 127.0.0.1")
+    if not path.is_dir():
+        raise InputError(f"'{path}' does not exist or is not a directory; give a run directory, a sweep "
+                         "directory or (with --serve) a run root")
+    comparer = _comparer(metric, floor)
+    if out is not None:
+        try:
+            if run_b is not None:
+                if not is_run_dir(path) or not is_run_dir(run_b):
+                    raise InputError("--compare needs two run directories (each with a config.json)")
+                comparison, why = comparer(path, run_b)
+                if comparison is None:
+                    raise InputError(f"cannot compare: {why}")
+                html = compare_page(load_run(path), load_run(run_b), comparison)
+            elif is_run_dir(path):
+                html = run_page(load_run(path))
+            elif is_sweep_dir(path):
+                html = sweep_page(load_sweep_dir(path))
+            else:
+                raise InputError(f"'{path}' is neither a run directory (config.json) nor a sweep directory "
+                                 "(sweep.json); a run root is listed only with --serve")
+        except ViewerError as exc:
+            raise InputError(str(exc)) from None
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(html, encoding="utf-8")
+        tmp.replace(out)
+        click.echo(f"wrote {out} ({len(html.encode('utf-8')) / 1e6:.1f} MB)")
+    if serve_:
+        is_page = is_run_dir(path) or is_sweep_dir(path)
+        root = path.parent if is_page else path
+        if is_page:
+            kind = "run" if is_run_dir(path) else "sweep"
+            first = f"{kind}?path={path.name}"
+            if run_b is not None:
+                first = f"compare?a={path.name}&b={run_b.resolve().relative_to(root.resolve())}"
+        else:
+            first = ""
+
+        def announce(url: str) -> None:
+            click.echo(f"serving {root} at {url}{first} (Ctrl-C stops)")
+
+        try:
+            serve(root, port, comparer, announce)
+        except OSError as exc:
+            raise InputError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}; pick another --port") from None

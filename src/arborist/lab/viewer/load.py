@@ -1,0 +1,210 @@
+"""Read a run directory's files into plain JSON data for the page; nothing here imports the engine.
+
+The file names below mirror `arborist.lab.rundir` (which the viewer must not
+import: it pulls in the policy and verifier models); a test checks they agree.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+CONFIG = "config.json"
+STATUS = "status.json"
+ROWS = "results/per-query.jsonl"
+SUMMARY_MD = "summary.md"
+EVALUATION = "inputs/evaluation.json"
+CHUNKS = "preparation/chunks.json"
+SWEEP = "sweep.json"
+BOUNDARIES = ("retrieval", "evidence_k", "context_admission", "generation", "contract", "none")
+BOUNDARY_MEANING = {
+    "retrieval": "no chunk of a needed source was ranked",
+    "evidence_k": "ranked, but cut by EvidenceK",
+    "context_admission": "selected, but omitted by the rune budget",
+    "generation": "admitted, but the answer lacks the gold answer",
+    "contract": "the answer was unusable (provider error, parse, schema, citations)",
+    "none": "admitted and answered with the gold answer",
+}
+
+Json = dict[str, Any]
+
+
+class ViewerError(Exception):
+    """A path that is not what the viewer can show; the message says what was wrong."""
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ViewerError(f"'{path.parent}' is not a {what}: it has no {path.name}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ViewerError(f"'{path}' is not valid JSON ({exc}); the {what} is damaged") from None
+
+
+def read_rows(path: Path) -> tuple[list[Json], list[int]]:
+    """Rows of per-query.jsonl and the line numbers that are not whole rows (a torn last line)."""
+    rows: list[Json] = []
+    bad: list[int] = []
+    if not path.exists():
+        return rows, bad
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                bad.append(n)
+                continue
+            if isinstance(row, dict) and isinstance(row.get("query_id"), str) and isinstance(row.get("diagnosis"), dict):
+                rows.append(row)
+            else:
+                bad.append(n)
+    return rows, bad
+
+
+def markdown_tables(text: str) -> list[Json]:
+    """The tables of summary.md, each under the heading (or paragraph) that precedes it, as cells of text."""
+    tables: list[Json] = []
+    title = ""
+    current: Json | None = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("|") and s.endswith("|"):
+            cells = [c.strip() for c in s[1:-1].split("|")]
+            if current is None:
+                current = {"title": title, "headers": cells, "rows": []}
+                tables.append(current)
+            elif not all(set(c) <= set("-: ") and c for c in cells):
+                current["rows"].append(cells)
+            continue
+        current = None
+        if s.startswith("#"):
+            title = s.lstrip("#").strip()
+        elif s:
+            title = s.rstrip(":")
+    return tables
+
+
+def diagnosis_counts(rows: list[Json]) -> dict[str, dict[str, int]]:
+    """Arm -> boundary -> rows, with "not measured" for rows without a boundary (recomputed from the rows)."""
+    counts: dict[str, Counter[str]] = {}
+    for r in rows:
+        b = r["diagnosis"].get("boundary") or "not measured"
+        counts.setdefault(str(r.get("arm", "")), Counter())[b] += 1
+    return {arm: {b: c.get(b, 0) for b in (*BOUNDARIES, "not measured")} for arm, c in counts.items()}
+
+
+def _chunk_table(run_dir: Path, rows: list[Json]) -> dict[str, Json]:
+    """Title and source of every ranked chunk; the text only of those that went past EvidenceK."""
+    path = run_dir / CHUNKS
+    if not path.exists():
+        return {}
+    wanted_text: set[str] = set()
+    ranked: set[str] = set()
+    for r in rows:
+        ranked.update(r.get("retrieval", {}).get("ranked_chunk_ids", []))
+        wanted_text.update(r.get("selected_chunk_ids", []))
+        wanted_text.update(r.get("context", {}).get("admitted_chunk_ids", []))
+        wanted_text.update(r.get("context", {}).get("omitted_chunk_ids", []))
+    table: dict[str, Json] = {}
+    data = _read_json(path, "run directory")
+    for ch in data if isinstance(data, list) else []:
+        cid = ch.get("chunk_id")
+        if cid in ranked or cid in wanted_text:
+            entry: Json = {"title": ch.get("title", ""), "source_id": ch.get("source_id", ""),
+                           "n_runes": ch.get("n_runes")}
+            if cid in wanted_text:
+                entry["text"] = ch.get("text", "")
+            table[cid] = entry
+    return table
+
+
+def _questions(run_dir: Path, rows: list[Json]) -> dict[str, Json]:
+    path = run_dir / EVALUATION
+    if not path.exists():
+        return {}
+    ids = {r["query_id"] for r in rows}
+    data = _read_json(path, "run directory")
+    out: dict[str, Json] = {}
+    for q in data.get("questions", []) if isinstance(data, dict) else []:
+        if q.get("id") in ids:
+            out[q["id"]] = {"relevant_source_ids": q.get("relevant_source_ids", []),
+                            "requests": q.get("requests", [])}
+    return out
+
+
+def load_run(run_dir: Path) -> Json:
+    """Everything the run and question pages show, from the run directory alone."""
+    if not run_dir.is_dir():
+        raise ViewerError(f"run directory '{run_dir}' does not exist")
+    config = _read_json(run_dir / CONFIG, "run directory (see `arborist experiments list`)")
+    status = _read_json(run_dir / STATUS, "run directory") if (run_dir / STATUS).exists() else None
+    rows, bad = read_rows(run_dir / ROWS)
+    summary = (run_dir / SUMMARY_MD).read_text(encoding="utf-8") if (run_dir / SUMMARY_MD).exists() else None
+    tables = markdown_tables(summary) if summary else []
+    return {
+        "name": run_dir.name,
+        "path": str(run_dir.resolve()),
+        "config": {k: config.get(k) for k in (
+            "run_id", "created_at", "arborist_version", "git", "corpus_digest", "evaluation_sha256",
+            "output_digest", "samples", "continue_from", "question_selection", "prompt")}
+        | {"model_id": (config.get("model") or {}).get("model_id"),
+           "arms": [a.get("name") for a in config.get("arms", [])],
+           "rows_total": len(config.get("question_ids", [])) * len(config.get("arms", [])) * config.get("samples", 1)},
+        "status": status,
+        "rows": rows,
+        "unreadable_lines": bad,
+        "diagnosis": diagnosis_counts(rows),
+        "boundaries": [{"name": b, "meaning": m} for b, m in BOUNDARY_MEANING.items()],
+        "summary_tables": [t for t in tables if not t["title"].startswith("Where support")],
+        "summary_missing": None if summary else f"no {SUMMARY_MD} (the run's state is "
+                                                 f"{(status or {}).get('state', 'unknown')}; it is written when a run stops)",
+        "chunks": _chunk_table(run_dir, rows),
+        "questions": _questions(run_dir, rows),
+    }
+
+
+def load_sweep_dir(sweep_dir: Path) -> Json:
+    """A sweep record with its plots inlined as PNG data (so the page stays one file)."""
+    record = _read_json(sweep_dir / SWEEP, "sweep directory")
+    if not isinstance(record, dict):
+        raise ViewerError(f"'{sweep_dir / SWEEP}' is not a sweep record")
+    plots: dict[str, str] = {}
+    for metric, rel in (record.get("plots") or {}).items():
+        png = sweep_dir / rel
+        if png.is_file():
+            plots[metric] = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+    return {"name": sweep_dir.name, "path": str(sweep_dir.resolve()), "record": record, "plots": plots}
+
+
+def is_run_dir(path: Path) -> bool:
+    return path.is_dir() and (path / CONFIG).is_file()
+
+
+def is_sweep_dir(path: Path) -> bool:
+    return path.is_dir() and (path / SWEEP).is_file()
+
+
+def list_root(root: Path) -> Json:
+    """Runs and sweeps directly under a run root, with their state and row counts (for the served index)."""
+    if not root.is_dir():
+        raise ViewerError(f"run root '{root}' does not exist")
+    runs: list[Json] = []
+    sweeps: list[Json] = []
+    for p in sorted(root.iterdir()):
+        if is_run_dir(p):
+            st = _read_json(p / STATUS, "run directory") if (p / STATUS).exists() else {}
+            rows, _ = read_rows(p / ROWS)
+            counts = diagnosis_counts(rows)
+            runs.append({"name": p.name, "state": st.get("state"), "rows_done": len(rows),
+                         "rows_total": st.get("rows_total"), "diagnosis": counts})
+        elif is_sweep_dir(p):
+            rec = _read_json(p / SWEEP, "sweep directory")
+            sweeps.append({"name": p.name, "state": rec.get("state"), "family": rec.get("family"),
+                           "values": rec.get("values")})
+    return {"root": str(root.resolve()), "runs": runs, "sweeps": sweeps}

@@ -1,0 +1,67 @@
+"""One HTML file per page: inline CSS and script, the data as JSON in a non-executable script element.
+
+The JSON is escaped so no byte sequence in a document or an answer can
+close its script element (`<`, `>`, `&` and the line separators become
+\\u escapes); the script reads it with JSON.parse and writes every string
+with textContent, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from importlib.resources import files
+from typing import Any
+
+from arborist import __version__
+
+_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def embed_json(data: Any) -> str:
+    """JSON that is inert inside <script type="application/json">: nothing in it can end the element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for raw, esc in _ESCAPES.items():
+        text = text.replace(raw, esc)
+    return text
+
+
+def _static(name: str) -> str:
+    return (files("arborist.lab.viewer") / "static" / name).read_text(encoding="utf-8")
+
+
+def _html(kind: str, title: str, data: dict[str, Any]) -> str:
+    payload = {"kind": kind, "viewer_version": __version__,
+               "generated_at": datetime.now(UTC).isoformat(timespec="seconds"), **data}
+    # The title is the only text placed as markup; escape it like any HTML text.
+    safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'none'\">"
+        f"<title>{safe_title}</title><style>{_static('viewer.css')}</style></head>\n"
+        "<body><div id=\"app\">Loading…</div>\n"
+        f"<script type=\"application/json\" id=\"arborist-data\">{embed_json(payload)}</script>\n"
+        f"<script>{_static('viewer.js')}</script>\n</body></html>\n"
+    )
+
+
+def run_page(run: dict[str, Any], links: dict[str, str] | None = None) -> str:
+    """The run page with its question pages (hash routes #q=N in the same file)."""
+    return _html("run", f"arborist run {run['name']}", {"run": run, "links": links or {}})
+
+
+def compare_page(a: dict[str, Any], b: dict[str, Any], comparison: dict[str, Any] | None,
+                 comparison_error: str | None = None) -> str:
+    """Two runs over the same evaluation, the questions whose outcome changed first."""
+    return _html("compare", f"arborist compare {a['name']} vs {b['name']}",
+                 {"a": a, "b": b, "comparison": comparison, "comparison_error": comparison_error})
+
+
+def sweep_page(sweep: dict[str, Any], links: dict[str, str] | None = None) -> str:
+    return _html("sweep", f"arborist sweep {sweep['name']}", {"sweep": sweep, "links": links or {}})
+
+
+def index_page(listing: dict[str, Any]) -> str:
+    return _html("index", f"arborist runs under {listing['root']}", {"listing": listing})
