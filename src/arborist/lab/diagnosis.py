@@ -22,15 +22,14 @@ without its evidence (from the model's memory) stays visible.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from arborist.evaluation.format import Question
+from arborist.lab.runfiles import BOUNDARIES as BOUNDARIES
+from arborist.lab.runfiles import Boundary as Boundary
 from arborist.verify.normalize import normalise
-
-Boundary = Literal["retrieval", "evidence_k", "context_admission", "contract", "generation", "none"]
-BOUNDARIES: tuple[Boundary, ...] = ("retrieval", "evidence_k", "context_admission", "generation", "contract", "none")
 
 
 class PathView(BaseModel):

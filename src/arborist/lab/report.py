@@ -13,7 +13,6 @@ from pydantic import ValidationError
 
 from arborist.lab import rundir
 from arborist.lab.config import RunConfig
-from arborist.lab.diagnosis import BOUNDARIES
 from arborist.lab.metrics import Measured
 from arborist.lab.metrics.answers import AnswerSummary, summarise_answers
 from arborist.lab.metrics.retrieval import (
@@ -22,15 +21,7 @@ from arborist.lab.metrics.retrieval import (
     summarise_retrieval,
 )
 from arborist.lab.rows import Row
-
-BOUNDARY_MEANING = {
-    "retrieval": "no chunk of a needed source was ranked",
-    "evidence_k": "ranked, but cut by EvidenceK",
-    "context_admission": "selected, but omitted by the rune budget",
-    "generation": "admitted, but the answer lacks the gold answer",
-    "contract": "the answer was unusable (provider error, parse, schema, citations)",
-    "none": "admitted and answered with the gold answer",
-}
+from arborist.lab.runfiles import BOUNDARIES, BOUNDARY_MEANING
 
 
 def load_rows(run_dir: Path) -> tuple[list[Row], list[int]]:

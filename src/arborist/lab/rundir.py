@@ -24,19 +24,23 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from arborist.errors import InputError
+from arborist.lab import runfiles
 from arborist.lab.config import RUN_KIND, RunConfig
 
 State = Literal["running", "complete", "failed", "interrupted", "budget_exhausted"]
 STATES: tuple[State, ...] = ("running", "complete", "failed", "interrupted", "budget_exhausted")
 
-CONFIG = "config.json"
-STATUS = "status.json"
-ROWS = "results/per-query.jsonl"
-ANSWERS = "results/generated-answers.json"
-CONTRACT_SUMMARY = "results/answer-contract-summary.json"
-RETRIEVAL_SUMMARY = "results/retrieval-summary.json"
-SUMMARY_MD = "summary.md"
-SUBDIRS = ("inputs", "preparation", "indexes", "results")
+
+# The names live in runfiles (shared with the engine-free viewer); the runner's code says rundir.ROWS.
+CONFIG = runfiles.CONFIG
+STATUS = runfiles.STATUS
+ROWS = runfiles.ROWS
+ANSWERS = runfiles.ANSWERS
+CONTRACT_SUMMARY = runfiles.CONTRACT_SUMMARY
+RETRIEVAL_SUMMARY = runfiles.RETRIEVAL_SUMMARY
+SUMMARY_MD = runfiles.SUMMARY_MD
+SUBDIRS = runfiles.SUBDIRS
+read_rows = runfiles.read_rows
 
 
 def utc_now() -> str:
@@ -109,26 +113,6 @@ class RowWriter:
             self._fh.close()
 
 
-def read_rows(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
-    """Rows of a per-query.jsonl, and the line numbers that were not whole rows (a torn last line)."""
-    rows: list[dict[str, Any]] = []
-    bad: list[int] = []
-    if not path.exists():
-        return rows, bad
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                bad.append(n)
-                continue
-            if isinstance(row, dict):
-                rows.append(row)
-            else:
-                bad.append(n)
-    return rows, bad
 
 
 M = TypeVar("M", bound=BaseModel)

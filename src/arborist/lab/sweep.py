@@ -39,6 +39,7 @@ from arborist.lab import rundir
 from arborist.lab.metrics.headline import METRICS, measure, per_question
 from arborist.lab.plots import plot_metric
 from arborist.lab.rundir import State, utc_now, write_json
+from arborist.lab.runfiles import SWEEP_JSON
 from arborist.lab.runner import (
     EXIT_CODES,
     Plan,
@@ -52,7 +53,6 @@ from arborist.lab.stats import Interval, bootstrap_mean
 from arborist.models.base import Provider
 
 SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
-SWEEP_JSON = "sweep.json"
 SWEEP_SUMMARY = "summary.md"
 RUNS = "runs"
 PLOTS = "plots"

@@ -1,7 +1,7 @@
 """Read a run directory's files into plain JSON data for the page; nothing here imports the engine.
 
-The file names below mirror `arborist.lab.rundir` (which the viewer must not
-import: it pulls in the policy and verifier models); a test checks they agree.
+The file names come from `arborist.lab.runfiles`, plain constants shared
+with the runner (`arborist.lab.rundir` itself pulls in the policy models).
 """
 
 from __future__ import annotations
@@ -12,22 +12,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-CONFIG = "config.json"
-STATUS = "status.json"
-ROWS = "results/per-query.jsonl"
-SUMMARY_MD = "summary.md"
-EVALUATION = "inputs/evaluation.json"
-CHUNKS = "preparation/chunks.json"
-SWEEP = "sweep.json"
-BOUNDARIES = ("retrieval", "evidence_k", "context_admission", "generation", "contract", "none")
-BOUNDARY_MEANING = {
-    "retrieval": "no chunk of a needed source was ranked",
-    "evidence_k": "ranked, but cut by EvidenceK",
-    "context_admission": "selected, but omitted by the rune budget",
-    "generation": "admitted, but the answer lacks the gold answer",
-    "contract": "the answer was unusable (provider error, parse, schema, citations)",
-    "none": "admitted and answered with the gold answer",
-}
+from arborist.lab import runfiles
+from arborist.lab.runfiles import (
+    BOUNDARIES,
+    BOUNDARY_MEANING,
+    CHUNKS,
+    CONFIG,
+    EVALUATION,
+    ROWS,
+    STATUS,
+    SUMMARY_MD,
+)
+from arborist.lab.runfiles import SWEEP_JSON as SWEEP
 
 Json = dict[str, Any]
 
@@ -45,26 +41,11 @@ def _read_json(path: Path, what: str) -> Any:
         raise ViewerError(f"'{path}' is not valid JSON ({exc}); the {what} is damaged") from None
 
 
-def read_rows(path: Path) -> tuple[list[Json], list[int]]:
-    """Rows of per-query.jsonl and the line numbers that are not whole rows (a torn last line)."""
-    rows: list[Json] = []
-    bad: list[int] = []
-    if not path.exists():
-        return rows, bad
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                bad.append(n)
-                continue
-            if isinstance(row, dict) and isinstance(row.get("query_id"), str) and isinstance(row.get("diagnosis"), dict):
-                rows.append(row)
-            else:
-                bad.append(n)
-    return rows, bad
+def read_rows(path: Path) -> tuple[list[Json], list[int], int]:
+    """Rows of per-query.jsonl, the line numbers that were torn, and how many objects were not rows."""
+    rows, bad = runfiles.read_rows(path)
+    good = [r for r in rows if isinstance(r.get("query_id"), str) and isinstance(r.get("diagnosis"), dict)]
+    return good, bad, len(rows) - len(good)
 
 
 def markdown_tables(text: str) -> list[Json]:
@@ -142,9 +123,9 @@ def load_run(run_dir: Path) -> Json:
     """Everything the run and question pages show, from the run directory alone."""
     if not run_dir.is_dir():
         raise ViewerError(f"run directory '{run_dir}' does not exist")
-    config = _read_json(run_dir / CONFIG, "run directory (see `arborist experiments list`)")
+    config = _read_json(run_dir / CONFIG, "run directory")
     status = _read_json(run_dir / STATUS, "run directory") if (run_dir / STATUS).exists() else None
-    rows, bad = read_rows(run_dir / ROWS)
+    rows, bad, foreign = read_rows(run_dir / ROWS)
     summary = (run_dir / SUMMARY_MD).read_text(encoding="utf-8") if (run_dir / SUMMARY_MD).exists() else None
     tables = markdown_tables(summary) if summary else []
     return {
@@ -159,6 +140,7 @@ def load_run(run_dir: Path) -> Json:
         "status": status,
         "rows": rows,
         "unreadable_lines": bad,
+        "foreign_rows": foreign,
         "diagnosis": diagnosis_counts(rows),
         "boundaries": [{"name": b, "meaning": m} for b, m in BOUNDARY_MEANING.items()],
         "summary_tables": [t for t in tables if not t["title"].startswith("Where support")],
@@ -199,7 +181,7 @@ def list_root(root: Path) -> Json:
     for p in sorted(root.iterdir()):
         if is_run_dir(p):
             st = _read_json(p / STATUS, "run directory") if (p / STATUS).exists() else {}
-            rows, _ = read_rows(p / ROWS)
+            rows, _, _ = read_rows(p / ROWS)
             counts = diagnosis_counts(rows)
             runs.append({"name": p.name, "state": st.get("state"), "rows_done": len(rows),
                          "rows_total": st.get("rows_total"), "diagnosis": counts})

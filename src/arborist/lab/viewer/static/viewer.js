@@ -19,7 +19,7 @@
     append(el, children);
     return el;
   }
-  function append(el, children) {
+  function append(el, ...children) {
     for (const c of children.flat(Infinity)) {
       if (c === null || c === undefined || c === false) continue;
       el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -323,7 +323,8 @@
         ["model", cfg.model_id], ["config digest", cfg.output_digest], ["arborist version", cfg.arborist_version],
         ["git", cfg.git ? (cfg.git.commit || "?") + (cfg.git.dirty ? " (dirty)" : "") : "—"],
         ["arms × samples", (cfg.arms || []).join(", ") + " × " + cfg.samples],
-        ["rows", rows.length + " of " + cfg.rows_total + (run.unreadable_lines.length ? " (unreadable lines: " + run.unreadable_lines.join(", ") + ")" : "")],
+        ["rows", rows.length + " of " + cfg.rows_total + (run.unreadable_lines.length ? " (unreadable lines: " + run.unreadable_lines.join(", ") + ")" : "") +
+          (run.foreign_rows ? " (" + run.foreign_rows + " objects that are not rows, skipped)" : "")],
         ["cache hits vs provider calls", hits + " cache hits · " + calls + " provider calls · " + reused + " reused from " + (cfg.continue_from || "the run continued")],
         ["time", (st.started_at || cfg.created_at) + " → " + (st.ended_at || "not ended") + " · " + seconds.toFixed(0) + " s on the answer path"]]));
   }
