@@ -64,8 +64,8 @@ def run_dir(tmp_path: Path, evil_inputs: tuple[Path, Path]) -> Path:
     return path
 
 
-def page_data(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="arborist-data">(.*?)</script>', html, re.S)
+def page_data(html: str, element: str = "arborist-data") -> dict[str, Any]:
+    found = re.search(rf'<script type="application/json" id="{element}">(.*?)</script>', html, re.S)
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))
     return data
@@ -84,12 +84,14 @@ def test_the_viewer_imports_nothing_of_the_engine() -> None:
 
 def test_run_data_comes_from_the_run_directory_and_markup_cannot_close_its_element(run_dir: Path) -> None:
     html = run_page(load_run(run_dir))
-    # Only the page's own two script elements: the document's and the answer's markup are JSON escapes.
-    assert html.count("<script") == 2 and html.count("</script") == 2
+    rows = rows_of(run_dir)
+    # Only the page's own script elements (the data, one per row, the code): the document's and the
+    # answer's markup are JSON escapes.
+    assert html.count("<script") == len(rows) + 2 and html.count("</script") == len(rows) + 2
     assert "<img" not in html and "onerror" in html  # the attribute text is there, as escaped JSON text
     data = page_data(html)["run"]
-    rows = rows_of(run_dir)
-    assert data["rows"] == rows
+    assert [page_data(html, f"row-{i}") for i in range(len(rows))] == rows
+    assert [r["query_id"] for r in data["rows"]] == [r["query_id"] for r in rows]
     (arm,) = {r["arm"] for r in rows}
     counts = data["diagnosis"][arm]
     assert sum(counts.values()) == len(rows) and counts["not measured"] == 1  # q4 has no relevant ids
@@ -124,7 +126,7 @@ def test_cli_writes_one_file_and_refuses_bad_paths_in_one_line(
     assert out.is_file() and "wrote" in result.stdout and not list(out.parent.glob("*.tmp"))
     html = out.read_text(encoding="utf-8")
     # Nothing outside the data element reaches for the network: no URLs, no src or href attributes in markup.
-    shell = re.sub(r'(<script type="application/json" id="arborist-data">).*?</script>', r"\1", html, flags=re.S)
+    shell = re.sub(r'(<script type="application/json" id="[a-z0-9-]+">).*?</script>', r"\1", html, flags=re.S)
     assert not re.search(r"https?://|\bsrc=|\bhref=|@import|url\(", shell)
     for args, message in [
         ([run_dir], "give --out FILE.html to write the page, or --serve"),
@@ -249,7 +251,7 @@ def test_a_question_page_shows_the_funnel_of_its_row_and_keeps_markup_inert(
     page.click("tr.q-row[data-query='q5']")
     page.wait_for_selector("#question[data-query='q5']")
     assert page.evaluate("window.__pwned") is None
-    assert page.evaluate("document.querySelectorAll('script').length") == 2
+    assert page.evaluate("document.querySelectorAll('script:not([type=\"application/json\"])').length") == 1
     assert page.evaluate("document.querySelectorAll('img').length") == 0
     assert "</script>" in page.inner_text("#question-text")
     ev_text = page.inner_text(".evidence[data-evidence='E1'] .ev-text")

@@ -1,6 +1,7 @@
 """One HTML file per page: inline CSS and script, the data as JSON in a non-executable script element.
 
-The JSON is escaped so no byte sequence in a document or an answer can
+Run rows go in one such element each (the list reads a light copy), so a
+long run opens by parsing its list only. The JSON is escaped so no byte sequence in a document or an answer can
 close its script element (`<`, `>`, `&` and the line separators become
 \\u escapes); the script reads it with JSON.parse and writes every string
 with textContent, never as markup.
@@ -30,7 +31,28 @@ def _static(name: str) -> str:
     return (files("arborist.lab.viewer") / "static" / name).read_text(encoding="utf-8")
 
 
-def _html(kind: str, title: str, data: dict[str, Any]) -> str:
+# What the run page's list, filters and header read of a row; the rest is parsed when its question opens.
+_LIST_FIELDS = ("query_id", "arm", "sample", "question", "source")
+
+
+def _list_row(row: dict[str, Any]) -> dict[str, Any]:
+    diagnosis = row.get("diagnosis") or {}
+    return {**{k: row.get(k) for k in _LIST_FIELDS},
+            "diagnosis": {"boundary": diagnosis.get("boundary"), "gold_in_answer": diagnosis.get("gold_in_answer")},
+            "verifier": {"label": (row.get("verifier") or {}).get("label")},
+            "timings": {"total": (row.get("timings") or {}).get("total")}}
+
+
+def _split_rows(run: dict[str, Any], prefix: str) -> tuple[dict[str, Any], list[str]]:
+    """The run with light list rows, and one JSON element per full row: a 10,000-row page parses only
+    the list when it opens, and a row's detail when its question page does."""
+    light = {**run, "rows": [_list_row(r) for r in run["rows"]], "row_prefix": prefix}
+    elements = [f'<script type="application/json" id="{prefix}{i}">{embed_json(r)}</script>'
+                for i, r in enumerate(run["rows"])]
+    return light, elements
+
+
+def _html(kind: str, title: str, data: dict[str, Any], row_elements: list[str] | None = None) -> str:
     payload = {"kind": kind, "viewer_version": __version__,
                "generated_at": datetime.now(UTC).isoformat(timespec="seconds"), **data}
     # The title is the only text placed as markup; escape it like any HTML text.
@@ -43,20 +65,25 @@ def _html(kind: str, title: str, data: dict[str, Any]) -> str:
         f"<title>{safe_title}</title><style>{_static('viewer.css')}</style></head>\n"
         "<body><div id=\"app\">Loading…</div>\n"
         f"<script type=\"application/json\" id=\"arborist-data\">{embed_json(payload)}</script>\n"
+        + "\n".join(row_elements or []) + "\n"
         f"<script>{_static('viewer.js')}</script>\n</body></html>\n"
     )
 
 
 def run_page(run: dict[str, Any], links: dict[str, str] | None = None) -> str:
     """The run page with its question pages (hash routes #q=N in the same file)."""
-    return _html("run", f"arborist run {run['name']}", {"run": run, "links": links or {}})
+    light, rows = _split_rows(run, "row-")
+    return _html("run", f"arborist run {run['name']}", {"run": light, "links": links or {}}, rows)
 
 
 def compare_page(a: dict[str, Any], b: dict[str, Any], comparison: dict[str, Any] | None,
                  comparison_error: str | None = None) -> str:
     """Two runs over the same evaluation, the questions whose outcome changed first."""
+    light_a, rows_a = _split_rows(a, "a-row-")
+    light_b, rows_b = _split_rows(b, "b-row-")
     return _html("compare", f"arborist compare {a['name']} vs {b['name']}",
-                 {"a": a, "b": b, "comparison": comparison, "comparison_error": comparison_error})
+                 {"a": light_a, "b": light_b, "comparison": comparison, "comparison_error": comparison_error},
+                 rows_a + rows_b)
 
 
 def sweep_page(sweep: dict[str, Any], links: dict[str, str] | None = None) -> str:

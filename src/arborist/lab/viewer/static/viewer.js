@@ -99,6 +99,14 @@
     return out;
   }
 
+  // The full row behind a list row: its own JSON element, parsed when its question page opens.
+  const detailCache = new Map();
+  function detail(run, i) {
+    const id = run.row_prefix + i;
+    if (!detailCache.has(id)) detailCache.set(id, JSON.parse(document.getElementById(id).textContent));
+    return detailCache.get(id);
+  }
+
   // ---- the funnel of one row ----
   function evidenceMap(row) {
     // E-ids as the prompt showed them; rows from before the trace assume admitted order (layouts.py).
@@ -397,7 +405,7 @@
     app.replaceChildren();
     const nav = h("nav", {}, DATA.links && DATA.links.index ? h("a", { href: DATA.links.index }, "all runs") : null);
     if (p.row !== undefined && run.rows[+p.row]) {
-      const row = run.rows[+p.row];
+      const row = detail(run, +p.row);
       append(app, [nav, h("p", {}, h("a", { href: "#", id: "back" }, "← run " + run.name)), questionView(row, run)]);
       window.scrollTo(0, 0);
       return;
@@ -414,8 +422,8 @@
     const armA = comparison ? comparison.a.arm : (a.config.arms || [])[0];
     const armB = comparison ? comparison.b.arm : (b.config.arms || [])[0];
     const key = (r) => r.query_id + " · sample " + r.sample;
-    const mapA = new Map(a.rows.filter((r) => r.arm === armA).map((r) => [key(r), r]));
-    const mapB = new Map(b.rows.filter((r) => r.arm === armB).map((r) => [key(r), r]));
+    const mapA = new Map(a.rows.map((r, i) => [r, i]).filter(([r]) => r.arm === armA).map(([r, i]) => [key(r), { ...r, i }]));
+    const mapB = new Map(b.rows.map((r, i) => [r, i]).filter(([r]) => r.arm === armB).map(([r, i]) => [key(r), { ...r, i }]));
     const keys = [...new Set([...mapA.keys(), ...mapB.keys()])];
     const pairs = keys.map((k) => ({ k, ra: mapA.get(k), rb: mapB.get(k) }))
       .map((x) => ({ ...x, changed: outcome(x.ra) !== outcome(x.rb) }));
@@ -426,8 +434,8 @@
       const x = pairs[+p.pair];
       append(app, h("p", {}, h("a", { href: "#", id: "back" }, "← comparison")),
         h("div", { class: "side" },
-          h("div", {}, x.ra ? questionView(x.ra, a, { heading: "A: " + a.name }) : h("p", {}, "not in run A")),
-          h("div", {}, x.rb ? questionView(x.rb, b, { heading: "B: " + b.name }) : h("p", {}, "not in run B"))));
+          h("div", {}, x.ra ? questionView(detail(a, x.ra.i), a, { heading: "A: " + a.name }) : h("p", {}, "not in run A")),
+          h("div", {}, x.rb ? questionView(detail(b, x.rb.i), b, { heading: "B: " + b.name }) : h("p", {}, "not in run B"))));
       return;
     }
     const c = comparison;
