@@ -55,33 +55,21 @@
   function pre(text, cls) { return h("pre", { class: cls || "" }, text); }
   function pretty(obj) { return JSON.stringify(obj, null, 2); }
 
-  // ---- quote location: exact first, then case- and whitespace-insensitive, mapped back to the text ----
-  const FOLD = { "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-" };
-  function folded(text) {
-    let out = "";
-    const map = [];
-    let space = false;
-    for (let i = 0; i < text.length; i++) {
-      let c = text[i];
-      c = FOLD[c] || c;
-      if (/\s/.test(c)) {
-        if (space || out.length === 0) continue;
-        space = true; out += " "; map.push(i); continue;
-      }
-      space = false;
-      out += c.toLowerCase(); map.push(i);
-    }
-    return { out, map };
+  // ---- quote location: exact first, then the same words ignoring case, spacing and punctuation ----
+  function words(text) {
+    return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
   }
   function locate(haystack, needle) {
     if (!needle || !haystack) return null;
     const at = haystack.indexOf(needle);
     if (at >= 0) return { start: at, end: at + needle.length, how: "exact" };
-    const H = folded(haystack), N = folded(needle).out.trim();
-    if (!N) return null;
-    const j = H.out.indexOf(N);
-    if (j < 0) return null;
-    return { start: H.map[j], end: H.map[j + N.length - 1] + 1, how: "ignoring case and spacing" };
+    const H = words(haystack), N = words(needle).map((x) => x.w);
+    if (!N.length) return null;
+    outer: for (let i = 0; i + N.length <= H.length; i++) {
+      for (let j = 0; j < N.length; j++) if (H[i + j].w !== N[j]) continue outer;
+      return { start: H[i].start, end: H[i + N.length - 1].end, how: "same words, ignoring case and punctuation" };
+    }
+    return null;
   }
   function highlighted(text, spans) {
     // spans: [{start, end, cls, title}] — non-overlapping after sorting; overlaps are clipped.
@@ -177,7 +165,10 @@
     for (const o of (row.trace && row.trace.omissions) || []) omissions[o.chunk_id] = o.reason;
     for (const c of row.context.omitted_chunk_ids) if (!(c in omissions)) omissions[c] = "reason not recorded by this run";
     const eOf = Object.fromEntries(Object.entries(emap.byId).map(([e, c]) => [c, e]));
-    const routes = [...new Set(Object.values(row.retrieval.route_ranks).flatMap((r) => Object.keys(r)))];
+    const ORDER = ["bm25", "title", "keywords", "phrase", "dense", "bridge"];
+    const rank = (r) => (ORDER.includes(r) ? ORDER.indexOf(r) : ORDER.length);
+    const routes = [...new Set(Object.values(row.retrieval.route_ranks).flatMap((r) => Object.keys(r)))]
+      .sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
     const ids = ranked.concat(row.context.admitted_chunk_ids.filter((c) => !ranked.includes(c)));
     const body = ids.map((c, i) => {
       const ch = run.chunks[c] || {};
