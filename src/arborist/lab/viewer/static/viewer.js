@@ -489,7 +489,8 @@
     const l = DATA.listing;
     app.replaceChildren();
     append(app, h("h1", {}, "Runs under " + l.root),
-      table(["run", "state", "rows", "diagnosis"], l.runs.map((r) => h("tr", {},
+      l.runs.length ? null : h("p", { class: "muted" }, "No run directories directly under this root."),
+      l.runs.length === 0 ? null : table(["run", "state", "rows", "diagnosis"], l.runs.map((r) => h("tr", {},
         h("td", {}, h("a", { href: "/run?path=" + encodeURIComponent(r.name) }, r.name)), h("td", {}, r.state || "?"),
         h("td", {}, r.rows_done + " / " + (r.rows_total === null || r.rows_total === undefined ? "?" : r.rows_total)),
         h("td", {}, Object.entries(r.diagnosis).map(([arm, c]) => arm + ": " + Object.entries(c).filter(([, n]) => n).map(([b, n]) => b + " " + n).join(", ")).join("; ")))), { id: "runs" }),
