@@ -12,12 +12,13 @@ from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.metrics.headline import COMPARABLE
 from arborist.lab.viewer import ViewerError, compare_page, load_run, load_sweep_dir, run_page, sweep_page
 from arborist.lab.viewer.load import is_run_dir, is_sweep_dir
-from arborist.lab.viewer.serve import serve
+from arborist.lab.viewer.serve import Comparer, serve
 
 DEFAULT_PORT = 8765
 
 
-def _comparer(metric: str, floor: float) -> Any:
+def _comparer(metric: str, floor: float) -> Comparer:
+    """The compare page's verdict, by `experiments compare` itself; its refusal becomes the page's note."""
     def compare(a: Path, b: Path) -> tuple[dict[str, Any] | None, str | None]:
         try:
             return compare_runs(a, b, metric=metric, floor=floor).model_dump(mode="json"), None
