@@ -76,20 +76,25 @@ def run_dir_name(created: datetime, digest: str) -> str:
     return f"{created.strftime('%Y%m%dT%H%M%SZ')}-{RUN_KIND}-{digest.removeprefix('sha256:')[:8]}"
 
 
-def create_run_dir(root: Path, created: datetime, digest: str) -> Path:
-    """A new, empty run directory under `root`; an existing name gets a numeric suffix, never reused."""
+def create_fresh_dir(root: Path, base: str, subdirs: tuple[str, ...], what: str) -> Path:
+    """A new, empty directory `root/base` holding `subdirs`; an existing name gets a numeric suffix,
+    never reused, so a run or sweep never writes into another's directory."""
     root.mkdir(parents=True, exist_ok=True)
-    base = run_dir_name(created, digest)
     for n in range(1, 1000):
         path = root / (base if n == 1 else f"{base}-{n}")
         try:
             path.mkdir()
         except FileExistsError:
             continue
-        for sub in SUBDIRS:
+        for sub in subdirs:
             (path / sub).mkdir()
         return path
-    raise InputError(f"could not create a new run directory under '{root}' (999 runs named {base}*)")
+    raise InputError(f"could not create a new {what} directory under '{root}' (999 {what}s named {base}*)")
+
+
+def create_run_dir(root: Path, created: datetime, digest: str) -> Path:
+    """A new, empty run directory under `root` (see `create_fresh_dir`)."""
+    return create_fresh_dir(root, run_dir_name(created, digest), SUBDIRS, "run")
 
 
 class RowWriter:
