@@ -302,6 +302,7 @@ def test_cli_sweep_errors_are_one_line(
     for args, message in [
         (["--family", "depth=1,2", *base], "Error: unknown sweep family 'depth'; valid families: evidence-k="),
         (["--family", "evidence-k=1,3", "--evidence-k", "4", *base], "drop --evidence-k"),
+        (["--family", "layout=tail,bookend", "--user-payload-layout", "tail", *base], "drop --user-payload-layout"),
         (base, "Error: give --family NAME=V1,V2"),
         (["--continue-from", tmp_path, "--evidence-k", "3"], "drop --evidence-k"),
         (["--continue-from", tmp_path], "is not a sweep directory"),
