@@ -74,18 +74,22 @@ def run_dir_name(created: datetime, digest: str) -> str:
 
 def create_run_dir(root: Path, created: datetime, digest: str) -> Path:
     """A new, empty run directory under `root`; an existing name gets a numeric suffix, never reused."""
+    return create_fresh_dir(root, run_dir_name(created, digest), SUBDIRS, "run")
+
+
+def create_fresh_dir(root: Path, base: str, subdirs: tuple[str, ...], kind: str) -> Path:
+    """A new directory `root/base` (or `base-2`, `-3`, ... when taken) with `subdirs`: never an existing one."""
     root.mkdir(parents=True, exist_ok=True)
-    base = run_dir_name(created, digest)
     for n in range(1, 1000):
         path = root / (base if n == 1 else f"{base}-{n}")
         try:
             path.mkdir()
         except FileExistsError:
             continue
-        for sub in SUBDIRS:
+        for sub in subdirs:
             (path / sub).mkdir()
         return path
-    raise InputError(f"could not create a new run directory under '{root}' (999 runs named {base}*)")
+    raise InputError(f"could not create a new {kind} directory under '{root}' (999 named {base}*)")
 
 
 class RowWriter:

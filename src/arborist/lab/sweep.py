@@ -286,19 +286,9 @@ class SweepOutcome:
 
 
 def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
     stamp = datetime.fromisoformat(record.created_at).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = f"{stamp}-sweep-{record.family}-{record.sweep_id.removeprefix('sha256:')[:8]}"
-    for n in range(1, 1000):
-        path = root / (base if n == 1 else f"{base}-{n}")
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue
-        (path / RUNS).mkdir()
-        (path / PLOTS).mkdir()
-        return path
-    raise InputError(f"could not create a new sweep directory under '{root}' (999 sweeps named {base}*)")
+    return rundir.create_fresh_dir(root, base, (RUNS, PLOTS), "sweep")
 
 
 def execute_sweep(
