@@ -256,6 +256,14 @@ def test_completeness_is_read_from_rows_that_carry_it() -> None:
     assert completeness({"completeness": {"requests": [{"answered": True}, {"answered": False}]}}) == 0.5
     assert completeness({"completeness": [{"answered": True}]}) == 1.0
     assert completeness({"completeness": {"requests": 0, "answered": 0}}) is None
+    # The row shape of request completeness (lab/metrics/completeness.py): the stated rate wins, None stays None.
+    measured = {"requests": [{"id": "q#1", "answered": True}, {"id": "q#2", "answered": False}],
+                "measured": 2, "answered": 1, "supported": 0, "answered_rate": 0.5, "supported_rate": 0.0}
+    assert completeness({"completeness": measured}) == 0.5
+    unmeasured = {"requests": [{"id": "q#1", "answered": None}], "measured": 0, "answered": 0, "supported": 0,
+                  "answered_rate": None, "supported_rate": None}
+    assert completeness({"completeness": unmeasured}) is None
+    assert completeness({"completeness": [{"answered": None}, {"answered": True}]}) == 1.0
 
 
 # -- the CLI ----------------------------------------------------------------------------------
@@ -302,6 +310,7 @@ def test_cli_sweep_errors_are_one_line(
     for args, message in [
         (["--family", "depth=1,2", *base], "Error: unknown sweep family 'depth'; valid families: evidence-k="),
         (["--family", "evidence-k=1,3", "--evidence-k", "4", *base], "drop --evidence-k"),
+        (["--family", "layout=tail,bookend", "--user-payload-layout", "tail", *base], "drop --user-payload-layout"),
         (base, "Error: give --family NAME=V1,V2"),
         (["--continue-from", tmp_path, "--evidence-k", "3"], "drop --evidence-k"),
         (["--continue-from", tmp_path], "is not a sweep directory"),

@@ -179,8 +179,9 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
 
 
 def _given(ctx: click.Context, names: tuple[str, ...]) -> list[str]:
-    """The options among `names` the user gave (command line or environment), as flags."""
-    return ["--" + n.replace("_", "-") for n in names
+    """The options among `names` the user gave (command line or environment), as their flags."""
+    flags = {p.name: max(p.opts, key=len) for p in ctx.command.params}
+    return [flags.get(n, "--" + n.replace("_", "-")) for n in names
             if ctx.get_parameter_source(n) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
 
 

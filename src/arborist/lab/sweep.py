@@ -335,7 +335,8 @@ def execute_sweep(
             save()
             if status.state != "complete":
                 state = status.state
-                message = (f"cell {record.family}={cell.value} stopped ({status.state}: {status.message}); "
+                why = f": {status.message}" if status.state == "failed" else ""
+                message = (f"cell {record.family}={cell.value} stopped ({status.state}{why}); "
                            f"continue the sweep with --continue-from {sweep_dir}")
                 break
     except KeyboardInterrupt:

@@ -60,10 +60,10 @@ def _strict(row: Mapping[str, Any]) -> float | None:
 
 
 def _ratio(node: Mapping[str, Any]) -> float | None:
-    for key in ("value", "rate", "score", "share", "answered_rate"):
-        v = node.get(key)
-        if isinstance(v, int | float) and not isinstance(v, bool):
-            return float(v)
+    for key in ("answered_rate", "value", "rate", "score", "share"):
+        if key in node:  # a rate the row states (None: nothing measured) is the answer, never recomputed
+            v = node[key]
+            return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
     answered, total = node.get("answered"), node.get("total", node.get("requests"))
     if isinstance(answered, int) and isinstance(total, int) and not isinstance(answered, bool) and total > 0:
         return answered / total
@@ -72,7 +72,7 @@ def _ratio(node: Mapping[str, Any]) -> float | None:
 
 
 def _share_answered(items: list[Any]) -> float | None:
-    flags = [bool(i["answered"]) for i in items if isinstance(i, Mapping) and "answered" in i]
+    flags = [bool(i["answered"]) for i in items if isinstance(i, Mapping) and i.get("answered") is not None]
     return sum(flags) / len(flags) if flags else None
 
 
@@ -80,8 +80,9 @@ def completeness(row: Mapping[str, Any]) -> float | None:
     """Share of the question's requests the answer answered, if the row carries request completeness.
 
     Accepts the shapes a row may carry it in: a number, an object with a
-    rate (`value`, `rate`, ...), counts (`answered` of `total`/`requests`)
-    or a list of per-request objects with `answered`. None when absent.
+    rate (`answered_rate`, `value`, `rate`, ...; None there means nothing was
+    measured), counts (`answered` of `total`/`requests`) or a list of
+    per-request objects with `answered` (None: not measured). None when absent.
     """
     node = row.get("completeness")
     if isinstance(node, int | float) and not isinstance(node, bool):
