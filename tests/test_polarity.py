@@ -73,6 +73,14 @@ def test_more_adept_at_suppressing_against_unable_to_suppress_is_a_negation_mism
          "The toxin was detected after the onset of symptoms.", Reason.DIRECTION_MISMATCH),
         ("Bariatric surgery reduces colorectal cancer.",
          "No association was detected between bariatric surgery and colorectal cancer.", Reason.DIRECTION_UNSTATED),
+        ("Metformin does not cause weight loss in older adults.",
+         "Metformin was associated with weight loss in older adults.", Reason.NEGATION_UNSTATED),
+        ("The protease deactivates the receptor on platelets.",
+         "The protease is expressed in platelets and activates the receptor.", Reason.DIRECTION_MISMATCH),
+        ("Mice lacking Sirt1 in neurons are immune to dietary obesity.",
+         "Mice lacking SIRT1 in neurons are hypersensitive to dietary obesity.", Reason.DIRECTION_MISMATCH),
+        ("The innate immune response struggles to remove the parasites.",
+         "The innate immune response can remove the parasites.", Reason.NEGATION_MISMATCH),
         ("Ibuprofen is more effective than paracetamol at lowering fever.",
          "Paracetamol was more effective than ibuprofen at lowering fever.", Reason.COMPARISON_MISMATCH),
     ],
@@ -95,6 +103,8 @@ def test_opposites_are_found(claim: str, support: str, reason: Reason) -> None:
         ("Genetic deficiency of mast cells leads to decreased weight gain in mice.",
          "Genetic deficiency of mast cells reduces body weight gain in mice."),
         ("Not only the liver but also the kidney is affected.", "The liver and the kidney are affected."),
+        ("Statins do not reduce mortality.", "Statins did not reduce mortality in the trial."),
+        ("Caspase-11 is not required for activation.", "Caspase-11 was not required for activation of caspase-1."),
     ],
 )
 def test_agreeing_paraphrases_have_no_findings(claim: str, support: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
     "unable", "incapable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
+    "struggle", "struggles", "struggled", "struggling",
 )
 
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
@@ -65,6 +66,18 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
         ("common", "frequent", "frequently", "often", "prevalent", "widespread", "majority"),
         ("rare", "rarely", "uncommon", "infrequent", "scarce", "seldom", "minority"),
         False, True,
+    ),
+    "activation": (
+        ("activate", "activates", "activated", "activating", "activation", "activator"),
+        ("deactivate", "deactivates", "deactivated", "deactivation", "inactivate", "inactivates", "inactivated",
+         "inactivation"),
+        False, False,
+    ),
+    "susceptibility": (
+        ("susceptible", "susceptibility", "vulnerable", "vulnerability", "sensitive", "hypersensitive",
+         "hypersensitivity", "prone"),
+        ("resistant", "immune", "tolerant", "refractory", "insensitive"),
+        False, False,
     ),
     "sameness": (
         ("similar", "same", "comparable", "equal", "equivalent", "identical", "unchanged", "resemble"),

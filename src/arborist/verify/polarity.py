@@ -21,6 +21,14 @@ its clause, skipping intensifiers ("not significantly associated" -> associated;
 lines up with must agree on being negated (a flipped prefix counts as one
 negation). "not only" negates nothing.
 
+A claim's negated word that the support never uses, in either polarity,
+is NEGATION_UNSTATED: the claim asserts a negation its support does not
+state ("X does not cause Y" over a quote that never speaks of causing);
+a negated direction word is the direction check's ("not required" is
+"dispensable").
+(Negative prefixes are left out here: "in-" starts too many words that
+negate nothing, "intestinal", "increase".)
+
 Direction (DIRECTION_MISMATCH / DIRECTION_UNSTATED). `direction_pairs` are
 pairs of opposite word groups (increase/induce/higher/more vs decrease/
 inhibit/lower/less, improve vs worsen, positive vs negative, before vs after,
@@ -271,6 +279,10 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
         found = [o for o in _occurrences(stem, support, lex) if not (both and o[1])]
         hit = _align(claim, i, found, support)
         if hit is None:
+            if i in claim.negated_heads and not any(_event_side(p, claim.all_stems[i]) for p in lex.pairs):
+                add(Reason.NEGATION_UNSTATED,
+                    f"negation: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' is stated nowhere "
+                    "in its support, neither way round")
             continue
         j, flipped, _ = hit
         neg_c = i in claim.negated_heads

@@ -52,6 +52,7 @@ class Reason(StrEnum):
     ENTITY_MISSING = "ENTITY_MISSING"
     LOW_OVERLAP = "LOW_OVERLAP"
     NEGATION_MISMATCH = "NEGATION_MISMATCH"
+    NEGATION_UNSTATED = "NEGATION_UNSTATED"
     DIRECTION_MISMATCH = "DIRECTION_MISMATCH"
     DIRECTION_UNSTATED = "DIRECTION_UNSTATED"
     COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
@@ -82,6 +83,8 @@ REASONS: dict[Reason, str] = {
     Reason.LOW_OVERLAP: "the claim's content-stem overlap with the best window of the cited evidence is below the threshold",
     Reason.NEGATION_MISMATCH: "the claim and the words that support it disagree in negation (not/no/never/unable/lack/"
     "fail, or a negative prefix: dependent vs independent)",
+    Reason.NEGATION_UNSTATED: "the claim negates a word (not effective, ineffective, unable to ...) that its support "
+    "never uses, either way round: the negation is the claim's own",
     Reason.DIRECTION_MISMATCH: "the claim states the opposite direction of its support (increase vs reduce, induce vs "
     "suppress, higher vs lower, improve vs worsen, before vs after, ...)",
     Reason.DIRECTION_UNSTATED: "the claim asserts a direction (increase, reduce, improve, more, ...) that its support "
