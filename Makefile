@@ -8,6 +8,11 @@ BIN := $(VENV)/bin
 export ARBORIST_CACHE ?= $(HOME)/.cache/arborist
 WHEELS := $(ARBORIST_CACHE)/wheels
 LLAMA := llama-cpp-python==0.3.36
+# llama.cpp is built for x86-64-v3 (AVX2, FMA, F16C), not -march=native: a native build on a CPU that
+# reports AMX enables tile instructions that a VM may not permit (SIGILL at the first prompt). The wheel's
+# folder is named for these flags, so a wheel built with other flags is never reused.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+LLAMA_WHEELS := $(WHEELS)/llama-x86-64-v3
 export PIP_CACHE_DIR ?= $(ARBORIST_CACHE)/pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_DB := .arborist/demo.db
@@ -19,12 +24,13 @@ setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml requirements-nodeps.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@mkdir -p $(WHEELS)
+	@mkdir -p $(LLAMA_WHEELS)
 	@# llama-cpp-python compiles llama.cpp (~6 min on 2 cores): build the wheel once into the cache.
-	@ls $(WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || \
-		{ echo "building $(LLAMA) into $(WHEELS) (once, ~6 minutes)"; \
-		  $(BIN)/python -m pip wheel --quiet --no-deps -w $(WHEELS) $(LLAMA); }
-	$(BIN)/python -m pip install --quiet --find-links $(WHEELS) -e '.[test,bench]'
+	@ls $(LLAMA_WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || \
+		{ echo "building $(LLAMA) into $(LLAMA_WHEELS) (once, ~6 minutes)"; \
+		  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-deps --no-cache-dir \
+		    -w $(LLAMA_WHEELS) $(LLAMA); }
+	$(BIN)/python -m pip install --quiet --find-links $(LLAMA_WHEELS) -e '.[test,bench]'
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	@touch $@
 

@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any
 
 from _common import require_shared_data
-from answer_quality import answer_text, contains_gold
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
@@ -47,6 +46,7 @@ from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
 from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
+from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
 from arborist.verify import Label, Reason, VerifierPolicy
 from arborist.verify.normalize import tokenise
@@ -126,13 +126,19 @@ def overrides(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
+def asserted(record: AnswerRecord) -> str:
+    """What the answer asserts: its claims, or its quotes in quote mode (nothing when it did not parse)."""
+    return answer_text(record.contract.answer)
+
+
 def right(record: AnswerRecord, golds: list[str]) -> bool:
     """`contains_gold`, or, for a gold that holds numbers (the demo's "within 14 days of the first
     charge"), the answer states every one of them ("14 days"): the demo's golds are whole phrases that
     a correct short answer rarely repeats word for word."""
-    if contains_gold(record, golds):
+    text = asserted(record)
+    if contains_gold(text, golds):
         return True
-    stated = {t.norm for t in tokenise(answer_text(record)) if t.number}
+    stated = {t.norm for t in tokenise(text) if t.number}
     for gold in golds:
         numbers = {t.norm for t in tokenise(gold) if t.number}
         if numbers and numbers <= stated:

@@ -88,16 +88,23 @@ def main() -> None:
         base += ["--limit", str(args.limit)]
     before = set(root.glob("*"))
     t0 = time.monotonic()
-    proc = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    errors = args.work / "first-run.stderr"
+    with errors.open("w") as err:
+        proc = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=err)
     first: Path | None = None
+    killed = False
     while proc.poll() is None:
         first, n = rows_on_disk(root, before)
         if n >= args.kill_at:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
+            killed = True
             break
         time.sleep(1)
     killed_after = time.monotonic() - t0
+    if not killed:
+        sys.exit(f"the first run ended by itself (exit {proc.returncode}) before {args.kill_at} rows:\n"
+                 + errors.read_text(errors="replace")[-2000:])
     if first is None:
         sys.exit("the first run wrote no run directory")
     status = json.loads((first / "status.json").read_text())

@@ -134,8 +134,9 @@ def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     assert admitted[0] == 0.75 and admitted[1] is not None and admitted[1] > 1.0  # q4 ranks nothing
     gold = saved.cells[0].metrics["claim_lattice"]["gold"]
     assert (gold.value, gold.rows_covered) == (0.5, 4)  # q1, q2 right; q3 wrong; q4 has no gold in the corpus
-    assert saved.cells[0].metrics["claim_lattice"]["completeness"].rows_covered == 0  # rows carry none yet
-    assert set(saved.plots) == {"valid", "gold", "strict", "admitted_chunks", "answer_runes"}
+    comp = saved.cells[0].metrics["claim_lattice"]["completeness"]
+    assert (comp.rows_covered, comp.value) == (3, 2 / 3)  # q1, q2 answered, q3 not; q4's answer is unusable
+    assert set(saved.plots) == {"valid", "gold", "strict", "completeness", "admitted_chunks", "answer_runes"}
     for path in saved.plots.values():
         assert (sweep_dir / path).read_bytes().startswith(PNG)
     summary = (sweep_dir / "summary.md").read_text()
@@ -218,8 +219,8 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert c.interval is not None and c.interval.low <= -0.25 <= c.interval.high and c.verdict == "noise"
     assert compare_runs(a, b, metric="gold") == c  # seeded
     assert compare_runs(a, b, metric="valid").delta == 0.0
-    none = compare_runs(a, b, metric="completeness")
-    assert none.questions_paired == 0 and len(none.unpaired.not_measured) == 4 and none.verdict == "noise"
+    comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured
+    assert comp.questions_paired == 3 and len(comp.unpaired.not_measured) == 1 and comp.verdict == "noise"
 
 
 def test_compare_reports_unpaired_rows_and_handles_arms(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811

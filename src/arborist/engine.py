@@ -30,6 +30,7 @@ from arborist.governance import cache
 from arborist.governance.canonical import canonical_json, tagged_digest
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Provider
+from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 
@@ -124,12 +125,14 @@ def query(
 def answer_admitted(
     store: CorpusStore, question: str, admission: Admission, treatment: str, policy: AnswerPolicy,
     provider: Provider, verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
-    run_id: str | None = None,
+    run_id: str | None = None, ranked: SearchResult | None = None,
 ) -> AnswerRecord:
     """The governed answer from a fixed admitted evidence list under a named treatment.
 
     The treatment and the sample index are part of the cache key, so a
     permuted or withheld evidence list never serves the untreated answer.
+    `ranked`, the search result the admission came from, goes into the
+    record (its ranked ids and route ranks) so the record shows every boundary.
     """
     if treatment == NO_TREATMENT:
         raise InputError("a fixed admitted evidence list needs a treatment name (what was done to it)")
@@ -139,6 +142,7 @@ def answer_admitted(
         record = answer_from_admitted(
             question, admission, policy, provider, store.digest(), timings,
             treatment=treatment, sample_index=sample_index, run_id=run_id,
+            ranked=ranked,
         )
         record.timings["total"] = round(sum(timings.values()), 6)
         return record

@@ -68,6 +68,20 @@ def build_messages(question: str, chunks: Sequence[EvidenceChunk], policy: Answe
     ]
 
 
+def ranked_chunks(result: SearchResult) -> list[EvidenceChunk]:
+    """A search result as the candidates of EvidenceK selection and admission."""
+    return [EvidenceChunk(chunk_id=h.chunk_id, source_id=h.source_id, title=h.title, text=h.text)
+            for h in result.results]
+
+
+def retrieve_and_admit(store: CorpusStore, question: str, policy: AnswerPolicy) -> tuple[SearchResult, Admission]:
+    """The untreated path's retrieval and admission, without generating: what an experiment then treats."""
+    check_question(question)
+    check_chunking(store, policy)
+    result = search(store, question, policy.search)
+    return result, admit(ranked_chunks(result), policy.evidence_k, policy.context_runes)
+
+
 def answer_from_ranked(
     question: str,
     result: SearchResult,
@@ -79,17 +93,12 @@ def answer_from_ranked(
     sample_index: int = 0,
 ) -> AnswerRecord:
     """Every boundary after retrieval, for a ranked list however it was produced."""
-    ranked = [
-        EvidenceChunk(chunk_id=h.chunk_id, source_id=h.source_id, title=h.title, text=h.text)
-        for h in result.results
-    ]
+    ranked = ranked_chunks(result)
     with _timed(timings, "admit"):
         admission = admit(ranked, policy.evidence_k, policy.context_runes)
     return answer_from_admitted(
         question, admission, policy, provider, corpus_digest, timings, role=role, sample_index=sample_index,
-        ranked_chunk_ids=[h.chunk_id for h in result.results],
-        route_ranks={h.chunk_id: h.routes for h in result.results},
-        unavailable_routes=result.unavailable_routes,
+        ranked=result,
     )
 
 
@@ -110,15 +119,15 @@ def answer_from_admitted(
     treatment: str = NO_TREATMENT,
     sample_index: int = 0,
     run_id: str | None = None,
-    ranked_chunk_ids: list[str] | None = None,
-    route_ranks: dict[str, dict[str, int]] | None = None,
-    unavailable_routes: dict[str, str] | None = None,
+    ranked: SearchResult | None = None,
 ) -> AnswerRecord:
     """Every boundary after admission: assemble, generate, check the contract.
 
     The one entry point for a fixed admitted evidence list: an experiment
     that permutes, withholds or plants evidence passes the treated admission
     and names the treatment, which the record (and the cache key) then carry.
+    `ranked` is the search result the admission came from (without it the
+    record's ranked list is the selected ids).
     """
     with _timed(timings, "assemble"):
         messages = build_messages(question, admission.admitted, policy, role)
@@ -138,7 +147,6 @@ def answer_from_admitted(
         )
         by_eid = {e.evidence_id: e.chunk_id for e in evidence}
         citations = [by_eid[e] for e in contract.cited_evidence_ids if e in by_eid]
-    ranked = admission.selected_chunk_ids if ranked_chunk_ids is None else ranked_chunk_ids
     return AnswerRecord(
         question=question,
         corpus_digest=corpus_digest,
@@ -147,9 +155,9 @@ def answer_from_admitted(
         run_id=run_id,
         sample_index=sample_index,
         treatment=treatment,
-        ranked_chunk_ids=ranked,
-        route_ranks=route_ranks or {},
-        unavailable_routes=unavailable_routes or {},
+        ranked_chunk_ids=admission.selected_chunk_ids if ranked is None else [h.chunk_id for h in ranked.results],
+        route_ranks={} if ranked is None else {h.chunk_id: h.routes for h in ranked.results},
+        unavailable_routes={} if ranked is None else ranked.unavailable_routes,
         selected_chunk_ids=admission.selected_chunk_ids,
         admitted_chunk_ids=admission.admitted_chunk_ids,
         omitted_chunk_ids=admission.omitted_chunk_ids,

@@ -52,12 +52,14 @@ from arborist.lab.sweep import (
     plan_sweep,
     valid_families,
 )
+from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Options that change a run's rows: a continued run takes them from the run it continues.
-_OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "prompt", "samples",
+_OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "prompt", "samples", "evidence_order",
+                   "withhold_relevant", "plant_falsehood",
                    *OPTIONS_BY_NAME, *MODEL_OPTION_NAMES)
 
 
@@ -119,6 +121,14 @@ def _sigterm(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _check_order(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    try:
+        parse_evidence_order(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc).removeprefix(f"--evidence-order '{value}' ")) from None
+    return value
+
+
 def run_request_options(fn: F) -> F:
     """Every option of `answer-quality run` but --continue-from, in one list: `experiments sweep` takes the
     same list, so an option added here reaches both commands (turned into a RunRequest by request_from_options)."""
@@ -137,6 +147,16 @@ def run_request_options(fn: F) -> F:
                      help=f"The system prompt: a shipped one ({', '.join(prompt_names())}; default baseline, each "
                      "mode's own file) or a prompt file (copied to inputs/prompt.txt)."),
         run_options,
+        click.option("--evidence-order", default="original", show_default=True, callback=_check_order,
+                     metavar="original|reversed|shuffle:N",
+                     help="Also answer every question with its admitted evidence reversed, or shuffled N ways "
+                     "(seeded): treated twins of every arm, paired with it in the summary."),
+        click.option("--withhold-relevant", is_flag=True,
+                     help="Also answer with every chunk of a relevant source removed before admission (a twin arm "
+                     "'+withheld'): the right outcome is an abstention."),
+        click.option("--plant-falsehood", is_flag=True,
+                     help="Also answer with the gold answer in the admitted supporting chunks replaced by a wrong "
+                     "value of the same kind from another question (a twin arm '+planted')."),
         click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
                      help="Answers per question (needs --temperature > 0); the samples share one evaluated prompt."),
         click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
@@ -174,6 +194,7 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
         prompt=o["prompt"], samples=o["samples"], model=model,
         generation_workers=o["generation_workers"], generation_budget=o["generation_budget"],
         cache_directory=o["cache_directory"], burn=o["burn"], continue_from=continue_from,
+        treatments=tuple(treatment_names(o["evidence_order"], o["withhold_relevant"], o["plant_falsehood"])),
     )
     return request, provider
 

@@ -31,6 +31,7 @@ class Arm(BaseModel):
     name: str
     policy: AnswerPolicy
     governance_policy_hash: str
+    treatment: str = Field(default="none", description="what is done to the admitted evidence (see lab.treatments)")
 
 
 class ModelSpec(BaseModel):

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from arborist.lab import rundir
+from arborist.lab.completeness import CASE_MEANING, CASES
 from arborist.lab.config import RunConfig
 from arborist.lab.metrics import Measured
 from arborist.lab.metrics.answers import AnswerSummary, summarise_answers
@@ -20,8 +21,10 @@ from arborist.lab.metrics.retrieval import (
     RetrievalSummary,
     summarise_retrieval,
 )
+from arborist.lab.metrics.treatments import TreatmentSummary, summarise_treatments
 from arborist.lab.rows import Row
 from arborist.lab.runfiles import BOUNDARIES, BOUNDARY_MEANING
+from arborist.lab.treatments import PLANTED, WITHHELD
 
 
 def load_rows(run_dir: Path) -> tuple[list[Row], list[int]]:
@@ -46,8 +49,38 @@ def _fmt(m: Measured, digits: int = 3) -> str:
     return f"{value} (n={m.rows_covered}{extra})"
 
 
+def _treatment_lines(treated: list[TreatmentSummary]) -> list[str]:
+    if not treated:
+        return []
+    out = ["", "## Treatments (each treated arm paired with its untreated arm, question by question)", ""]
+    order = [t for t in treated if t.treatment not in (WITHHELD, PLANTED)]
+    if order:
+        out += ["Evidence order: the same admitted chunks in another order.", "",
+                "| arm | pairs | gold answer changed | label changed | gold, untreated → treated |",
+                "|---|---|---|---|---|"]
+        out += [f"| {t.arm} | {t.pairs} | {t.gold_changed} ({_pct(t.gold_changed or 0, t.pairs)}) | "
+                f"{t.label_changed} ({_pct(t.label_changed or 0, t.pairs)}) | {t.control_gold} → {t.treated_gold} |"
+                for t in order]
+        out.append("")
+    for t in treated:
+        if t.treatment == WITHHELD:
+            n = sum(t.outcomes.values())
+            out += [f"Withheld evidence ({t.arm}): every chunk of a relevant source removed before admission, in "
+                    f"{t.applied} of {t.rows} rows. Abstained (right) {t.outcomes.get('abstained', 0)} of {n}; "
+                    f"answered anyway {t.outcomes.get('answered', 0)} (STRICT {t.strict_answered}); "
+                    f"not measured {t.not_measured}.", ""]
+        elif t.treatment == PLANTED:
+            n = sum(t.outcomes.values())
+            out += [f"Planted falsehood ({t.arm}): the gold answer replaced by another question's value of the same "
+                    f"kind, in {t.applied} of {t.rows} rows. Of {n} measured: repeated the planted value "
+                    f"{t.outcomes.get('repeated_planted', 0)}, kept the true value {t.outcomes.get('kept_true', 0)}, "
+                    f"objected {t.outcomes.get('objected', 0)}, neither {t.outcomes.get('neither', 0)}; "
+                    f"not measured {t.not_measured}.", ""]
+    return out
+
+
 def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval: dict[str, RetrievalSummary],
-                    rows_written: int) -> str:
+                    rows_written: int, treated: list[TreatmentSummary] | None = None) -> str:
     arms = list(answers)
     out = [f"# answer-quality run {cfg.run_id[:8]}", "",
            (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions x {len(arms)} arm(s) "
@@ -91,6 +124,21 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
         line(f"label {label} (with the gold answer / measured)", [
             f"{lg.rows} ({lg.gold}/{lg.gold_measured})" if (lg := a.label_gold.get(label)) else "0"
             for a in vals])
+    comp = [a.completeness for a in vals]
+    if any(c is not None and c.requests for c in comp):
+        out += ["", "## Request completeness", "",
+                "Each request (a hop, or a part of the question) on its own: answered when the answer states its "
+                "gold answer, supported when it also cites a chunk of the request's own sources.", "",
+                "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
+        line("requests measured (rows)", [f"{c.requests} ({c.rows_covered})" if c else "0" for c in comp])
+        line("answered rate (mean per question)", [
+            "n/a" if c is None or c.answered_rate is None else f"{c.answered_rate:.3f}" for c in comp])
+        line("supported rate (mean per question)", [
+            "n/a" if c is None or c.supported_rate is None else f"{c.supported_rate:.3f}" for c in comp])
+        for case in CASES:
+            line(CASE_MEANING[case], [f"{c.cases[case]} ({_pct(c.cases[case], c.requests)})" if c else "0"
+                                      for c in comp])
+    out += _treatment_lines(treated or [])
     out += ["", "## Cost", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     line("provider calls", [str(a.usage.provider_calls) for a in vals])
     line("cache hits", [str(a.usage.cache_hits) for a in vals])
@@ -128,6 +176,7 @@ def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
     arms = [a.name for a in cfg.arms]
     answers = {a: summarise_answers(rows, a) for a in arms}
     retrieval = {a: summarise_retrieval(rows, a) for a in arms}
+    treated = summarise_treatments(rows, cfg.arms)
     generated: list[dict[str, Any]] = [
         {"query_id": r.query_id, "arm": r.arm, "sample": r.sample, "question": r.question,
          "gold_answers": r.gold_answers, "answer": r.answer.text, "parsed": r.answer.parsed,
@@ -139,8 +188,9 @@ def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
     rundir.write_json(run_dir / rundir.CONTRACT_SUMMARY, {
         "rows": len(rows), "rows_expected": cfg.rows_total, "unreadable_lines": bad,
         "arms": {a: s.model_dump(mode="json") for a, s in answers.items()},
+        "treatments": [t.model_dump(mode="json") for t in treated],
     })
     rundir.write_json(run_dir / rundir.RETRIEVAL_SUMMARY, {
         "rows": len(rows), "arms": {a: s.model_dump(mode="json") for a, s in retrieval.items()},
     })
-    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows)), encoding="utf-8")
+    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows), treated), encoding="utf-8")

@@ -13,7 +13,9 @@ from pydantic import BaseModel, Field
 from arborist.answer.record import AnswerRecord
 from arborist.evaluation.format import Question
 from arborist.evaluation.metrics import dedupe, score_query
+from arborist.lab.completeness import Completeness, measure_completeness
 from arborist.lab.diagnosis import Diagnosis, PathView, answer_text, diagnose
+from arborist.lab.treatments import TreatmentPart, outcome
 
 METRIC_K = 10
 Source = Literal["provider", "cache", "reused"]
@@ -117,10 +119,13 @@ class Row(BaseModel):
     verifier: VerifierPart
     gold_answers: list[str]
     diagnosis: Diagnosis
+    completeness: Completeness | None = Field(
+        default=None, description="request-level completeness (absent in rows written before it was recorded)")
     timings: dict[str, float]
     provider_timings: dict[str, float] = Field(description="the provider's own phases (prompt_eval_s, eval_s, ...)")
     tokens: TokenPart
     trace: TracePart | None = Field(default=None, description="absent in rows written before the run viewer")
+    treatment: TreatmentPart | None = Field(default=None, description="what was done to the evidence (treated arms)")
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -137,6 +142,7 @@ def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
 
 def build_row(
     question: Question, arm: str, sample: int, record: AnswerRecord, doc_source: dict[str, str], run_id: str,
+    treatment: TreatmentPart | None = None,
 ) -> Row:
     ranked_sources = _sources(record.ranked_chunk_ids, doc_source)
     relevant = set(question.relevant_source_ids)
@@ -159,6 +165,9 @@ def build_row(
     )
     v = record.verification
     c = record.completion
+    if treatment is not None:
+        treatment = treatment.model_copy(update={
+            "outcome": outcome(treatment, text, record.contract.valid and record.contract.abstention == "full")})
     return Row(
         query_id=question.id, arm=arm, sample=sample, question=question.question,
         source="cache" if record.cache_hit else "provider", run_id=run_id, record_id=record.record_id,
@@ -186,6 +195,8 @@ def build_row(
         ),
         gold_answers=question.answers,
         diagnosis=diagnose(question, path),
+        completeness=measure_completeness(question, text, path.admitted_source_ids,
+                                          _sources(record.citation_chunk_ids, doc_source)),
         timings=record.timings,
         provider_timings=c.timings,
         tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens, cached_prompt=c.cached_prompt_tokens),
@@ -200,4 +211,5 @@ def build_row(
             instruction_guard=v.instruction_guard.model_dump(mode="json") if v else None,
             verifier_notes=list(v.notes) if v else [],
         ),
+        treatment=treatment,
     )

@@ -29,6 +29,8 @@ from uuid import uuid4
 
 from arborist import embedding, engine
 from arborist.answer.modes import BASELINE_PROMPT, prompt_names, system_prompt
+from arborist.answer.pipeline import ranked_chunks, retrieve_and_admit
+from arborist.answer.record import NO_TREATMENT
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
@@ -40,16 +42,18 @@ from arborist.evaluation.format import (
     check_binding,
     load_evaluation,
 )
+from arborist.evidence.admission import Admission
 from arborist.governance.options import policy_from_options
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
-from arborist.lab import rundir
+from arborist.lab import rundir, treatments
 from arborist.lab.config import Arm, ModelSpec, RunConfig, git_revision, output_digest
 from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
 from arborist.models.profiles import cache_dir
+from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 5, "interrupted": 130, "running": 1}
@@ -80,6 +84,7 @@ class RunRequest:
     cache_directory: Path | None = None
     burn: bool = False
     continue_from: Path | None = None
+    treatments: tuple[str, ...] = ()  # see lab.treatments: each adds a treated twin of every arm
 
 
 class ProgressSink(Protocol):
@@ -200,7 +205,9 @@ def _arms(request: RunRequest, model_id: str, prompt: str, prompt_file_text: str
         if text is not None:
             policy = policy.model_copy(update={"system_prompt": text})
         arms.append(Arm(name=name, policy=policy, governance_policy_hash=governance_policy_hash(policy)))
-    return arms
+    twins = [Arm(name=f"{a.name}+{t}", policy=a.policy, governance_policy_hash=a.governance_policy_hash, treatment=t)
+             for a in arms for t in dict.fromkeys(request.treatments)]
+    return arms + twins
 
 
 def _prompt_text(arms: list[Arm]) -> str:
@@ -455,15 +462,28 @@ def execute(
         with open_store(path) as s:
             doc_sources[c] = s.source_ids()
 
+    pool = treatments.PlantPool.of(plan.evaluation.questions)
+
     def run_item(item: _Item, get_store: Callable[[], CorpusStore]) -> None:
         store = get_store()
+        arm, question = item.arm, item.question
+        treated: tuple[SearchResult, Admission, treatments.TreatmentPart] | None = None
+        if arm.treatment != NO_TREATMENT:
+            result, admission = retrieve_and_admit(store, question.question, arm.policy)
+            ranked = ranked_chunks(result)
+            treated = (result, *treatments.apply(arm.treatment, question, ranked, admission, arm.policy, pool))
         for sample in item.samples:
             if stop.is_set():
                 return
-            record = engine.query(store, item.question.question, item.arm.policy, budgeted, verifier,
-                                  burn=cfg.burn, sample_index=sample, run_id=cfg.run_id)
-            emit(build_row(item.question, item.arm.name, sample, record,
-                           doc_sources[item.arm.policy.chunking], cfg.run_id))
+            if treated is None:
+                record = engine.query(store, question.question, arm.policy, budgeted, verifier,
+                                      burn=cfg.burn, sample_index=sample, run_id=cfg.run_id)
+            else:
+                record = engine.answer_admitted(store, question.question, treated[1], arm.treatment, arm.policy,
+                                                budgeted, verifier, burn=cfg.burn, sample_index=sample,
+                                                run_id=cfg.run_id, ranked=treated[0])
+            emit(build_row(question, arm.name, sample, record, doc_sources[arm.policy.chunking], cfg.run_id,
+                           treatment=treated[2] if treated else None))
 
     state: State = "complete"
     message = ""

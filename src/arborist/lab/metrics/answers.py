@@ -6,6 +6,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from arborist.lab.completeness import CASES
 from arborist.lab.diagnosis import BOUNDARIES
 from arborist.lab.metrics import Measured, NotMeasured, mean
 from arborist.lab.rows import Row, row_key
@@ -71,6 +72,20 @@ class LabelGold(BaseModel):
     gold_measured: int
 
 
+class CompletenessSummary(BaseModel):
+    """Requests answered and supported, over the rows that carry request completeness."""
+
+    rows_covered: int
+    rows_not_measured: list[NotMeasured]
+    requests: int = Field(description="requests measured (with gold answers, in rows with a usable answer)")
+    answered: int
+    supported: int
+    cases: dict[str, int] = Field(description="answered_supported, answered_unsupported, missed_with_evidence, "
+                                  "not_answerable")
+    answered_rate: float | None = Field(description="mean per row of the share of its requests answered")
+    supported_rate: float | None
+
+
 class AnswerSummary(BaseModel):
     arm: str
     rows: int
@@ -81,6 +96,7 @@ class AnswerSummary(BaseModel):
     diagnosis: DiagnosisCounts
     usage: Usage
     samples: SampleSharing | None
+    completeness: CompletenessSummary | None = None
 
 
 def contract_counts(rows: list[Row]) -> ContractCounts:
@@ -185,6 +201,25 @@ def sample_sharing(rows: list[Row]) -> SampleSharing | None:
     )
 
 
+def completeness_summary(rows: list[Row]) -> CompletenessSummary:
+    measured = [r.completeness for r in rows if r.completeness is not None and r.completeness.total]
+    missing = [NotMeasured(row=row_key(*r.key), reason=(r.completeness.unmeasured if r.completeness else None)
+                           or "no request completeness in the row")
+               for r in rows if r.completeness is None or not r.completeness.total]
+    cases = dict.fromkeys(CASES, 0)
+    for c in measured:
+        for q in c.requests:
+            if q.case is not None:
+                cases[q.case] += 1
+    return CompletenessSummary(
+        rows_covered=len(measured), rows_not_measured=missing,
+        requests=sum(c.total for c in measured), answered=sum(c.answered for c in measured),
+        supported=sum(c.supported for c in measured), cases=cases,
+        answered_rate=mean([c.answered_rate for c in measured if c.answered_rate is not None]),
+        supported_rate=mean([c.supported_rate for c in measured if c.supported_rate is not None]),
+    )
+
+
 def summarise_answers(rows: list[Row], arm: str) -> AnswerSummary:
     mine = [r for r in rows if r.arm == arm]
     gold_rows = [r for r in mine if r.diagnosis.gold_in_answer is not None]
@@ -209,4 +244,5 @@ def summarise_answers(rows: list[Row], arm: str) -> AnswerSummary:
         gold_in_answer=Measured(value=mean([float(bool(r.diagnosis.gold_in_answer)) for r in gold_rows]),
                                 rows_covered=len(gold_rows), rows_not_measured=gold_missing),
         diagnosis=diagnosis_counts(mine), usage=usage(mine), samples=sample_sharing(mine),
+        completeness=completeness_summary(mine),
     )

@@ -111,7 +111,8 @@ METRICS: dict[str, HeadlineMetric] = {m.name: m for m in (
     HeadlineMetric("gold", "gold answer in the answer", True, _gold, "no gold answers"),
     HeadlineMetric("strict", "STRICT rate", True, _strict, "no contract"),
     HeadlineMetric("completeness", "request completeness", False, completeness,
-                   "no request completeness in the row (no requests, or rows from before it was recorded)", share=True),
+                   "no request completeness measured in the row (an unusable answer, no gold answers, or a row from "
+                   "before it was recorded)", share=True),
     HeadlineMetric("admitted_chunks", "admitted chunks", False, _admitted, "no admitted ids"),
     HeadlineMetric("answer_runes", "answer length (runes)", False, _answer_runes, "no usable answer"),
 )}
