@@ -8,11 +8,18 @@ BIN := $(VENV)/bin
 export ARBORIST_CACHE ?= $(HOME)/.cache/arborist
 WHEELS := $(ARBORIST_CACHE)/wheels
 LLAMA := llama-cpp-python==0.3.36
-# llama.cpp is built for x86-64-v3 (AVX2, FMA, F16C), not -march=native: a native build on a CPU that
-# reports AMX enables tile instructions that a VM may not permit (SIGILL at the first prompt). The wheel's
-# folder is named for these flags, so a wheel built with other flags is never reused.
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
-LLAMA_WHEELS := $(WHEELS)/llama-x86-64-v3
+# llama.cpp is built for a named instruction set, never -march=native: a native build on a CPU that
+# reports AMX enables tile instructions a VM may not permit (SIGILL at the first prompt). AVX-512 (with
+# VNNI, VBMI, BF16) where the CPU has all of it -- 1.5x the AVX2 build's speed on these machines --
+# else AVX2/FMA/F16C. The wheel's folder is named for the set, so a wheel built for another is never reused.
+LLAMA_AVX2 := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+LLAMA_AVX512 := $(LLAMA_AVX2) -DGGML_AVX512=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_VBMI=ON \
+	-DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON
+LLAMA_ISA := $(shell f=$$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null); \
+	for x in avx512f avx512_vnni avx512vbmi avx512_bf16 avx_vnni; do \
+	  echo " $$f " | grep -q " $$x " || { echo avx2; exit; }; done; echo avx512)
+LLAMA_CMAKE_ARGS := $(if $(filter avx512,$(LLAMA_ISA)),$(LLAMA_AVX512),$(LLAMA_AVX2))
+LLAMA_WHEELS := $(WHEELS)/llama-$(LLAMA_ISA)
 export PIP_CACHE_DIR ?= $(ARBORIST_CACHE)/pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 DEMO_DB := .arborist/demo.db
