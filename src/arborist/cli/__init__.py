@@ -83,6 +83,7 @@ def _register() -> None:
         lab_cmd,
         models_cmd,
         search_cmd,
+        sentinel_cmd,
         verify_cmd,
         view_cmd,
     )
@@ -98,6 +99,7 @@ def _register() -> None:
     cli.add_command(verify_cmd.verify)
     cli.add_command(audit_cmd.audit)
     cli.add_command(lab_cmd.experiments)
+    cli.add_command(sentinel_cmd.sentinel)
     lab_cmd.experiments.add_command(view_cmd.view)
 
 

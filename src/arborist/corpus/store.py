@@ -114,6 +114,26 @@ class CorpusStore:
             (key, value),
         )
 
+    def role(self) -> str:
+        """'corpus', or 'sentinel' for a store made to hold patched values (see `arborist.lab.sentinels`)."""
+        return self._meta("role") or "corpus"
+
+    def mark_sentinel(self) -> None:
+        """Mark an empty store as a sentinel store. A store that holds documents can never become one, so
+        no real corpus can be made patchable after the fact."""
+        with self.transaction():
+            if self.counts()[0]:
+                raise StoreError(f"store '{self.path}' holds documents; only a new, empty store can be a sentinel store")
+            self._set_meta("role", "sentinel")
+
+    def note(self, name: str) -> str | None:
+        """A value a layer above stored with `set_note` (kept apart from the store's own meta keys)."""
+        return self._meta("note:" + name)
+
+    def set_note(self, name: str, value: str) -> None:
+        with self.transaction():
+            self._set_meta("note:" + name, value)
+
     def chunking(self) -> ChunkingSettings | None:
         raw = self._meta("chunking")
         return None if raw is None else ChunkingSettings.model_validate_json(raw)

@@ -1,0 +1,129 @@
+"""`arborist sentinel ...`: sentinel stores and ladders (thin over arborist.lab.sentinels)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
+from arborist.cli.options import json_option, print_json
+from arborist.corpus.store import open_store
+from arborist.errors import InputError
+from arborist.lab.sentinels import history
+from arborist.lab.sentinels.facts import demo_facts_path, load_facts
+from arborist.lab.sentinels.ladder import LadderConfig, run_ladder
+from arborist.lab.sentinels.store import build_sentinel_store
+
+_FACTS = click.option("--facts", "facts_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
+                      help="The facts file (see `arborist sentinel facts --demo`).")
+_HISTORY = click.option("--history", "history_path", type=click.Path(path_type=Path, dir_okay=False),
+                        help="The ladder history file (default $ARBORIST_CACHE/sentinel/history.jsonl).")
+
+
+@click.group("sentinel")
+def sentinel() -> None:
+    """Sentinel ladders: does the model read its documents, and which wins when they disagree with its priors?"""
+
+
+@sentinel.command("facts")
+@click.option("--demo", is_flag=True, required=True, help="The facts shipped for the demo corpus.")
+@click.option("--path", "path_only", is_flag=True, help="Print the file's path instead of its content.")
+def facts_cmd(demo: bool, path_only: bool) -> None:
+    """Print the demo corpus's facts file (or its path with --path)."""
+    path = demo_facts_path()
+    click.echo(str(path) if path_only else path.read_text(encoding="utf-8"), nl=path_only)
+
+
+@sentinel.command("build")
+@click.option("--db", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The real corpus store (only read).")
+@_FACTS
+@click.option("--out", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The new sentinel store file (must not exist).")
+@json_option
+def build(db: Path, facts_path: Path, out: Path, as_json: bool) -> None:
+    """Copy the corpus in --db into a new sentinel store with every fact's rungs patched into variants."""
+    facts = load_facts(facts_path)
+    mapping = build_sentinel_store(db, facts, out, progress=lambda m: click.echo(m, err=True))
+    if as_json:
+        print_json({"sentinel_db": str(out), "variants": len(mapping.variants), "facts_digest": mapping.facts_digest})
+    else:
+        click.echo(f"sentinel store {out}: {len(facts.facts)} facts, {len(mapping.variants)} patched variants")
+
+
+@sentinel.command("run")
+@click.option("--sentinel-db", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="A store made by `arborist sentinel build`.")
+@_FACTS
+@click.option("--runs", default=1, show_default=True, type=click.IntRange(1, 100),
+              help="Answers per rung (more than 1 needs --temperature above 0).")
+@click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="Where the ladder's run directory goes.")
+@_HISTORY
+@answer_options
+@json_option
+def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path: Path | None, as_json: bool,
+        **kwargs: Any) -> None:
+    """Ask every fact's question once per rung, with only that rung's variant of its document to read.
+
+    \b
+    Counts, per rung over --runs answers: used_sentinel (the rung's value),
+    used_memory (the true value, not the rung's), objected, void (the value
+    was not in the prompt). Zero-prior facts run first; competing facts are
+    uninterpretable unless every zero-prior control passed. Exit status 0;
+    130 interrupted (run again: finished answers come from the cache).
+    """
+    opts = pop_answer_options(kwargs)
+    facts = load_facts(facts_path)
+    with open_store(sentinel_db, write=True) as store:
+        if store.role() != "sentinel":
+            raise InputError(f"'{sentinel_db}' is not a sentinel store; build one with `arborist sentinel build`")
+        provider, policy = provider_and_policy(opts, store.chunking())
+        if runs > 1 and policy.generation.temperature == 0:
+            raise InputError(f"--runs {runs} needs --temperature above 0: at temperature 0 every run is the same")
+        run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
+                                     progress=None if as_json else lambda m: click.echo(m, err=True))
+    config = LadderConfig.model_validate_json((run_dir / "config.json").read_text(encoding="utf-8"))
+    history.append(history_path or history.default_history(), run_dir, config, ladder)
+    if as_json:
+        print_json(ladder.model_dump(mode="json"))
+        click.echo(f"run: {run_dir}", err=True)
+        return
+    click.echo((run_dir / "summary.md").read_text(encoding="utf-8"))
+    click.echo(f"run: {run_dir}")
+
+
+@sentinel.command("history")
+@click.option("--fact", help="Only this fact.")
+@_HISTORY
+@json_option
+def history_cmd(fact: str | None, history_path: Path | None, as_json: bool) -> None:
+    """Counts per fact and rung over every ladder run, oldest first."""
+    rows = history.table(history.read(history_path or history.default_history()), fact)
+    if as_json:
+        print_json(rows)
+        return
+    click.echo("created_at | model | fact | rung | runs | used_sentinel | used_memory | objected | void | status")
+    for r in rows:
+        click.echo(f"{r['created_at']} | {r['model_id']} | {r['fact']} | {r['rung']} | {r['runs']} | "
+                   f"{r['used_sentinel']} | {r['used_memory']} | {r['objected']} | {'void' if r['void'] else ''} | "
+                   f"{r['control'] or r['status']}")
+
+
+@sentinel.command("report")
+@click.option("--out", required=True, type=click.Path(path_type=Path, dir_okay=False), help="The PNG to write.")
+@click.option("--run", "run_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Plot this ladder run (default: the newest in the history).")
+@_HISTORY
+def report(out: Path, run_dir: Path | None, history_path: Path | None) -> None:
+    """Plot a ladder's response curve: rungs on the x axis, the share of runs on the y axis, a panel per fact."""
+    entries = history.read(history_path or history.default_history())
+    if run_dir is not None:
+        entries = [e for e in entries if Path(e.run_dir).resolve() == run_dir.resolve()]
+        if not entries:
+            raise InputError(f"run '{run_dir}' is not in the sentinel history")
+    if not entries:
+        raise InputError("the sentinel history holds no run yet")
+    click.echo(str(history.plot(entries[-1], out)))
