@@ -66,11 +66,15 @@ class LocalProvider:
 
     name = "local"
 
-    def __init__(self, model: str | None = None, *, n_threads: int | None = None) -> None:
+    def __init__(self, model: str | None = None, *, n_threads: int | None = None,
+                 fresh_prompt_state: bool = False) -> None:
+        """`fresh_prompt_state` drops llama.cpp's saved prompt state before every call, so each prompt is
+        evaluated in full: the baseline against which prompt sharing (samples, sentinel rungs) is measured."""
         self._llama = _llama_class()  # fail at construction, before any retrieval work
         self.resolved: ResolvedModel = resolve(model)
         self.model_id = self.resolved.model_id
         self.n_threads = n_threads or default_threads()
+        self.fresh_prompt_state = fresh_prompt_state
 
     def _get(self, seed: int) -> tuple[Any, threading.Lock, float | None]:
         """The cached Llama for this model, loading it if needed; load time if it was loaded now."""
@@ -114,6 +118,8 @@ class LocalProvider:
             if floor >= n_ctx:
                 return self._fail(_too_long(floor, n_ctx), timings, floor)
             kwargs = chat_request(messages, settings, json_schema)
+            if self.fresh_prompt_state:
+                llm.reset()
             _reset_perf(llm)
             start = time.monotonic()
             try:

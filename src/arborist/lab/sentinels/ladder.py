@@ -15,8 +15,10 @@ Zero-prior facts run first; a zero-prior control passes when every rung is
 answered with its value in at least `control_pass_rate` of its runs.
 Competing facts are `uninterpretable` unless every zero-prior control of the
 same run passed. The work is ordered so that consecutive prompts share
-their prefix (rungs of one fact back to back, a rung's samples back to back),
-which a local llama.cpp model evaluates once.
+their prefix, which a local llama.cpp model evaluates once: rungs of one fact
+back to back, a rung's samples back to back, and the rung's own chunks last
+among the admitted evidence (the ordinary admission, reordered), so the
+prompt before the patched bytes is the same for every rung.
 """
 
 from __future__ import annotations
@@ -118,7 +120,10 @@ def rung_evidence(
     visible_hits = [h for h in result.results if visible(h.source_id)]
     ranked = [h.model_copy(update={"rank": i}) for i, h in enumerate(visible_hits[: policy.search.k], start=1)]
     result = result.model_copy(update={"results": ranked})
-    return result, admit(ranked_chunks(result), policy.evidence_k, policy.context_runes)
+    admission = admit(ranked_chunks(result), policy.evidence_k, policy.context_runes)
+    # The rung's chunks go last: the prompt before them is the same for every rung of the fact.
+    last = [c for c in admission.admitted if c.source_id != keep] + [c for c in admission.admitted if c.source_id == keep]
+    return result, admission.model_copy(update={"admitted": last})
 
 
 def in_prompt(value: str, admission: Admission, question: str, policy: AnswerPolicy) -> bool:
@@ -194,6 +199,8 @@ def run_ladder(
                         "label": record.verification.label.value if record.verification else None,
                         "used_sentinel": flags[0], "used_memory": flags[1], "objected": flags[2],
                         "admitted_chunk_ids": record.admitted_chunk_ids, "seconds": record.timings.get("total"),
+                        "prompt_tokens": record.completion.prompt_tokens,
+                        "cached_prompt_tokens": record.completion.cached_prompt_tokens,
                     })
                     status.rows_done += 1
                     status.provider_calls += not record.cache_hit
