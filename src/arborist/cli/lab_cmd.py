@@ -37,7 +37,8 @@ from arborist.lab import rundir
 from arborist.lab.checks import list_runs, validate_run
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.compare import render as render_comparison
-from arborist.lab.config import ModelSpec
+from arborist.lab.config import JudgeSpec, ModelSpec
+from arborist.lab.judge import Judge
 from arborist.lab.metrics.headline import COMPARABLE
 from arborist.lab.rows import Row
 from arborist.lab.runner import RunRequest, execute, plan_run
@@ -54,6 +55,7 @@ from arborist.lab.sweep import (
 )
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
+from arborist.models.registry import make_provider
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -215,10 +217,39 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _judge(opts: dict[str, Any], provider: Provider, cache_directory: str) -> Judge | None:
+    """The judge the --judge options describe: its models on the answer model's server (or locally)."""
+    if not opts["judge"]:
+        given = [f for f, n in (("--judge-statements-model", "judge_statements_model"),
+                                ("--judge-verdicts-model", "judge_verdicts_model"),
+                                ("--judge-budget", "judge_budget")) if opts[n] is not None]
+        if given:
+            raise InputError(f"{', '.join(given)} need --judge")
+        return None
+
+    def make(name: str | None) -> Provider:
+        if name is None:
+            return provider
+        return make_provider(name, base_url=opts["base_url"], api_key_env=opts["api_key_env"],
+                             timeout=opts["timeout"], retries=opts["retries"])
+
+    statements, verdicts = make(opts["judge_statements_model"]), make(opts["judge_verdicts_model"])
+    spec = JudgeSpec(statements_model_id=f"{statements.name}:{statements.model_id}",
+                     verdicts_model_id=f"{verdicts.name}:{verdicts.model_id}", budget=opts["judge_budget"])
+    return Judge(spec, statements, verdicts, Path(cache_directory) / "judge")
+
+
 @answer_quality.command("run")
 @run_request_options
 @click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
               help="A run to continue: its finished rows are reused, only the rest are answered, into a new run.")
+@click.option("--judge", is_flag=True,
+              help="After a complete run, a model judges each usable answer: atomic statements, then a verdict on "
+              "each against the evidence as sent (results/judge-per-query.jsonl, judge-summary.json).")
+@click.option("--judge-statements-model", metavar="MODEL", help="The model that extracts statements (default: the "
+              "answer model; on --base-url, a model name of that server).")
+@click.option("--judge-verdicts-model", metavar="MODEL", help="The model that gives verdicts (default: the answer model).")
+@click.option("--judge-budget", type=click.IntRange(0), help="At most N judge calls (later rows: budget_exhausted).")
 @click.pass_context
 def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:
     """Answer every selected question, write a new run directory under --run-root, summarise it.
@@ -240,10 +271,15 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
         model = rundir.load_config(continue_from).model
     elif kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
         raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from RUN_DIR)")
+    judge_opts = {n: kwargs.pop(n) for n in ("judge", "judge_statements_model", "judge_verdicts_model",
+                                             "judge_budget")}
     request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
+    judge = _judge({**kwargs, **judge_opts}, provider, plan.config.cache_directory)
+    if judge is not None:
+        plan.config = plan.config.model_copy(update={"judge": judge.spec})
     with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute(plan, provider, bar)
+        outcome = execute(plan, provider, bar, judge=judge)
     status = outcome.status
     if as_json:
         print_json({"run_dir": str(outcome.run_dir), "status": status.model_dump()})

@@ -46,6 +46,17 @@ class ModelSpec(BaseModel):
     model_id: str = Field(description="provider:model id, as in every policy")
 
 
+class JudgeSpec(BaseModel):
+    """The optional model judge of a run (see `lab.judge`); it never changes the rows."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    statements_model_id: str
+    verdicts_model_id: str
+    budget: int | None = Field(default=None, ge=0, description="at most this many judge calls in one run")
+    max_tokens: int = 512
+
+
 class GitRevision(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -80,6 +91,7 @@ class RunConfig(BaseModel):
     cache_directory: str
     burn: bool
     continue_from: str | None = None
+    judge: JudgeSpec | None = None
     output_digest: str = Field(description="digest of everything that changes the rows (see lab/config.py)")
 
     @property

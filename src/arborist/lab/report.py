@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from arborist.lab import rundir
 from arborist.lab.completeness import CASE_MEANING, CASES
 from arborist.lab.config import RunConfig
+from arborist.lab.judge import JUDGE_SUMMARY, JudgeSummary
 from arborist.lab.metrics import Measured
 from arborist.lab.metrics.answers import AnswerSummary, summarise_answers
 from arborist.lab.metrics.retrieval import (
@@ -80,7 +81,8 @@ def _treatment_lines(treated: list[TreatmentSummary]) -> list[str]:
 
 
 def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval: dict[str, RetrievalSummary],
-                    rows_written: int, treated: list[TreatmentSummary] | None = None) -> str:
+                    rows_written: int, treated: list[TreatmentSummary] | None = None,
+                    judged: JudgeSummary | None = None) -> str:
     arms = list(answers)
     out = [f"# answer-quality run {cfg.run_id[:8]}", "",
            (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions x {len(arms)} arm(s) "
@@ -139,6 +141,15 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
             line(CASE_MEANING[case], [f"{c.cases[case]} ({_pct(c.cases[case], c.requests)})" if c else "0"
                                       for c in comp])
     out += _treatment_lines(treated or [])
+    if judged is not None:
+        out += ["", f"## Judge (statements: `{judged.statements_model}`, verdicts: `{judged.verdicts_model}`)", "",
+                f"{judged.status.get('judged', 0)} of {judged.rows} rows judged "
+                f"({', '.join(f'{k} {v}' for k, v in sorted(judged.status.items()))}); {judged.statements} statements, "
+                f"{judged.supported} supported, {judged.contradicted} contradicted; faithfulness "
+                f"{'n/a' if judged.faithfulness is None else f'{judged.faithfulness:.3f}'}, relevance "
+                f"{'n/a' if judged.relevance is None else f'{judged.relevance:.3f}'}; {judged.calls} judge calls, "
+                f"{judged.cache_hits} from cache."]
+        out += [f"- Limitation: {note}." for note in judged.limitations]
     out += ["", "## Cost", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     line("provider calls", [str(a.usage.provider_calls) for a in vals])
     line("cache hits", [str(a.usage.cache_hits) for a in vals])
@@ -171,6 +182,16 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
     return "\n".join(out) + "\n"
 
 
+def _judge_summary(run_dir: Path) -> JudgeSummary | None:
+    path = run_dir / JUDGE_SUMMARY
+    if not path.exists():
+        return None
+    try:
+        return JudgeSummary.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError:
+        return None
+
+
 def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
     rows, bad = load_rows(run_dir)
     arms = [a.name for a in cfg.arms]
@@ -193,4 +214,4 @@ def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
     rundir.write_json(run_dir / rundir.RETRIEVAL_SUMMARY, {
         "rows": len(rows), "arms": {a: s.model_dump(mode="json") for a, s in retrieval.items()},
     })
-    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows), treated), encoding="utf-8")
+    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows), treated, _judge_summary(run_dir)), encoding="utf-8")

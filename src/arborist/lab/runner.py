@@ -47,7 +47,8 @@ from arborist.governance.options import policy_from_options
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
 from arborist.lab import rundir, treatments
-from arborist.lab.config import Arm, ModelSpec, RunConfig, git_revision, output_digest
+from arborist.lab.config import Arm, JudgeSpec, ModelSpec, RunConfig, git_revision, output_digest
+from arborist.lab.judge import Judge, run_judge
 from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
@@ -85,6 +86,7 @@ class RunRequest:
     burn: bool = False
     continue_from: Path | None = None
     treatments: tuple[str, ...] = ()  # see lab.treatments: each adds a treated twin of every arm
+    judge: JudgeSpec | None = None
 
 
 class ProgressSink(Protocol):
@@ -295,6 +297,7 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
                              or default_cache_directory()).resolve()),
         burn=request.burn,
         continue_from=str(request.continue_from.resolve()) if request.continue_from else None,
+        judge=request.judge,
         output_digest=output_digest(digest, evaluation_sha, question_ids, arms, samples, v_hash),
     )
     if old is not None and old.output_digest != config.output_digest:
@@ -399,9 +402,10 @@ def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
 
 def execute(
     plan: Plan, provider: Provider, progress: ProgressSink | None = None,
-    started: Callable[[Path], None] | None = None,
+    started: Callable[[Path], None] | None = None, judge: Judge | None = None,
 ) -> Outcome:
-    """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise."""
+    """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise;
+    with `judge`, judge the rows of a complete run (see `lab.judge`)."""
     cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
@@ -514,6 +518,9 @@ def execute(
         status.state, status.message = state, message
         status.ended_at, status.exit_code = utc_now(), EXIT_CODES[state]
         flush_status(final=True)
+    if judge is not None and state == "complete":
+        run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id)
+        write_summaries(run_dir, cfg)
     return Outcome(run_dir=run_dir, status=status)
 
 
