@@ -10,6 +10,7 @@ import pytest
 from arborist.evaluation.format import Question
 from arborist.evidence.admission import EvidenceChunk, admit
 from arborist.governance.policy import build_policy
+from arborist.lab.checks import validate_run
 from arborist.lab.treatments import (
     PlantPool,
     apply,
@@ -102,6 +103,7 @@ def test_a_run_answers_treated_twins_and_reports_them(tmp_path: Path, inputs: tu
     assert by_arm["claim_lattice+reversed"]["pairs"] == valid >= 3
     assert by_arm["claim_lattice+reversed"]["gold_changed"] == 0
     assert "## Treatments" in (run_dir / "summary.md").read_text()
+    assert all(c.ok for c in validate_run(run_dir)), [c for c in validate_run(run_dir) if not c.ok]
     # a repeated run is served from the cache, treated twins included (each in its own slot)
     _, status2, provider2 = do_run(req)
     assert status2.state == "complete" and status2.cache_hits == 16 and not provider2.history

@@ -313,3 +313,24 @@ def test_the_compare_page_lists_changed_outcomes_first_with_the_paired_verdict(
     plots = page.eval_on_selector_all("img.plot", "els => els.map(e => e.naturalWidth)")
     assert plots and all(w > 0 for w in plots)
     assert page.locator("#cells tbody tr").count() == 2
+
+
+def test_a_treated_rows_page_shows_its_treatment_and_request_completeness(
+    tmp_path: Path, evil_inputs: tuple[Path, Path], page: Any
+) -> None:
+    abstain = json.dumps({"claims": [], "abstained_requests": ["the question"]})
+    answers = [a for g in GOOD for a in (g, abstain)] + [EVIL_ANSWER, abstain]
+    path, status, _ = do_run(request(tmp_path, evil_inputs, treatments=("withheld",)), *answers)
+    assert status.state == "complete"
+    out = tmp_path / "treated.html"
+    out.write_text(run_page(load_run(path)), encoding="utf-8")
+    rows = rows_of(path)
+    index = next(i for i, r in enumerate(rows) if r["query_id"] == "q1" and r["arm"].endswith("+withheld"))
+    open_page(page, out, f"#row={index}")
+    page.wait_for_selector("#question[data-query='q1']")
+    text = page.inner_text("#question")
+    assert "Treatment: withheld" in text and "abstained" in text
+    control = next(i for i, r in enumerate(rows) if r["query_id"] == "q1" and r["arm"] == "claim_lattice")
+    open_page(page, out, f"#row={control}")
+    page.wait_for_selector("#completeness")
+    assert "answered_supported" in page.inner_text("#completeness")

@@ -275,6 +275,17 @@
         return h("tr", {}, h("td", { class: "mono" }, r.id), h("td", {}, req.text || ""), h("td", {}, badge(r.boundary || "not measured", "b-" + (r.boundary || "not_measured"))),
           h("td", {}, (r.missing_source_ids || []).join(", ")), h("td", {}, r.gold_in_answer === null ? "n/a" : r.gold_in_answer ? "yes" : "no"));
       })) : null,
+      row.completeness && (row.completeness.requests || []).length ? [h("h3", {}, "Request completeness"),
+        table(["request", "answered", "supported", "evidence admitted", "case"], row.completeness.requests.map((r) =>
+          h("tr", {}, h("td", { class: "mono" }, r.id), h("td", {}, r.answered === null ? "n/a" : r.answered ? "yes" : "no"),
+            h("td", {}, r.supported === null ? "n/a" : r.supported ? "yes" : "no"), h("td", {}, r.evidence_admitted ? "yes" : "no"),
+            h("td", {}, r.case || ("not measured: " + (r.unmeasured || ""))))), { id: "completeness" })] : null,
+      row.treatment ? [h("h3", {}, "Treatment: " + row.treatment.name),
+        kv([["applied", row.treatment.applied ? "yes" : "no"], ["what was done", row.treatment.detail],
+          ["outcome", row.treatment.outcome || "not measured"],
+          ["admitted order", (row.treatment.admitted_order || []).join(", ")]].concat(
+          row.treatment.withheld_chunk_ids && row.treatment.withheld_chunk_ids.length ? [["withheld", row.treatment.withheld_chunk_ids.join(", ")]] : [],
+          row.treatment.planted_value ? [["planted", row.treatment.true_value + " → " + row.treatment.planted_value]] : []))] : null,
       h("h3", {}, "Funnel: ranked → selected → admitted → cited"),
       funnelSummary(row, run, neededSources, cited),
       funnelTable(row, run, neededSources, emap, cited),
