@@ -637,3 +637,51 @@ def test_unverifiable_verification_is_built_in_verify() -> None:
     old = json.loads(v.model_dump_json())
     old["n_quotes"] = old.pop("n_claims")  # a record stored before the rename still loads
     assert Verification.model_validate(old).n_claims == 0
+
+
+def test_rule_8_reads_an_abbreviation_the_chunk_defines_in_either_form() -> None:
+    text = "The American Broadcasting Company (ABC) is headquartered in Manhattan."
+    answer = {"claims": [{"text": "ABC is headquartered in Manhattan.", "evidence_ids": ["E1"],
+                          "quote": "The American Broadcasting Company (ABC) is headquartered in Manhattan"}],
+              "abstained_requests": []}
+    ev = [{"id": "E1", "title": "American_Broadcasting_Company", "text": text}]
+    v = verify_answer("In what borough is ABC headquartered?", "claim_lattice", ev, answer)
+    assert v.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in v.reasons
+    short = [{"id": "E1", "title": "ABC", "text": text}]
+    v = verify_answer("Where is the American Broadcasting Company headquartered?", "claim_lattice", short, answer)
+    assert Reason.TITLE_IRRELEVANT not in v.reasons
+    other = [{"id": "E1", "title": "Columbia Broadcasting System", "text": text.replace("American", "Columbia")}]
+    v = verify_answer("In what borough is ABC headquartered?", "claim_lattice", other, answer)
+    assert Reason.TITLE_IRRELEVANT in v.reasons  # an abbreviation nobody defines is not read into the title
+
+
+def test_a_title_never_stands_in_for_the_name_its_quote_states() -> None:
+    quote = "In 1934, Mutual filed a complaint with the Federal Communications Commission (FCC)"
+    ev = [{"id": "E1", "title": "American_Broadcasting_Company", "text": quote + " about new stations."}]
+    swapped = {"claims": [{"text": "American Broadcasting Company filed a complaint with the FCC in 1934.",
+                           "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer("Who filed a complaint with the FCC in 1934?", "claim_lattice", ev, swapped)
+    assert v.label is not Label.STRICT
+    it = [{"id": "E1", "title": "Mutual Broadcasting System", "text": "In 1934, it filed a complaint with the FCC."}]
+    named = {"claims": [{"text": "Mutual filed a complaint with the FCC in 1934.", "evidence_ids": ["E1"],
+                         "quote": "In 1934, it filed a complaint with the FCC."}], "abstained_requests": []}
+    v = verify_answer("Who filed a complaint with the FCC in 1934?", "claim_lattice", it, named)
+    assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE  # the title names what the quote calls "it"
+
+
+def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() -> None:
+    text = ("ABC is owned by The Walt Disney Company. In the 1980s the network's parent merged with "
+            "Capital Cities Communications.")
+    ev = [{"id": "E1", "title": "ABC network", "text": text}]
+    question = "What company did the network's parent merge with in the 1980s?"
+
+    def answer(claim: str, quote: str) -> dict[str, object]:
+        return {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+
+    wrong = verify_answer(question, "claim_lattice", ev, answer("The Walt Disney Company", "ABC is owned by The Walt Disney Company"))
+    assert wrong.label is not Label.STRICT and Reason.BARE_ANSWER in wrong.claims[0].reasons
+    spanned = verify_answer(question, "claim_lattice", ev, answer("The Walt Disney Company", ""))
+    assert spanned.claims[0].verdict is not Verdict.VERIFIED_SPAN
+    right = verify_answer(question, "claim_lattice", ev, answer(
+        "Capital Cities Communications", "In the 1980s the network's parent merged with Capital Cities Communications"))
+    assert right.label is Label.STRICT, right.reasons

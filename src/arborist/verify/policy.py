@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/2"
+POLICY_HASH_TAG = "arborist-verifier-policy/3"  # /3: Rule 8 reads abbreviations
 
 
 class PolicyError(InputError, ValueError):

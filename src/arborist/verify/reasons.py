@@ -57,6 +57,7 @@ class Reason(StrEnum):
     DIRECTION_UNSTATED = "DIRECTION_UNSTATED"
     COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
+    BARE_ANSWER = "BARE_ANSWER"
     WARRANT_MISSING = "WARRANT_MISSING"
     TOO_MANY_EVIDENCE_IDS = "TOO_MANY_EVIDENCE_IDS"
     TITLE_IRRELEVANT = "TITLE_IRRELEVANT"
@@ -91,6 +92,8 @@ REASONS: dict[Reason, str] = {
     "does not state near the claim's words",
     Reason.COMPARISON_MISMATCH: "the claim compares its terms the other way round from its support (A more than B vs "
     "B more than A)",
+    Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
+    "only by a quote that holds it and shares a content word with the question (besides the answer's own)",
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
     Reason.WARRANT_MISSING: "the claim cites no evidence, or cites an id that is not in the evidence",
     Reason.TOO_MANY_EVIDENCE_IDS: "the claim cites more evidence ids than the policy allows per claim",

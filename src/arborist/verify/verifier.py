@@ -9,10 +9,17 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     with the claim in negation, direction and comparison (see
                     `polarity`). A genuine quote must not carry a claim the
                     quote does not make; chunk-wide support is the span check's
-                    job (QUOTE_MISMATCH otherwise)
+                    job (QUOTE_MISMATCH otherwise). The title counts for the
+                    claim's names only when the claim keeps every name the
+                    quote states (it may name what the quote calls "it", not
+                    replace the quote's subject)
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
                     claim in negation, direction and comparison) and entities
                     passed
+    (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
+    "in 1957" - is never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
+    shares a content stem with the question besides the answer's own:
+    BARE_ANSWER otherwise)
     PARTIAL         quote, span or paraphrase passed, but the claim is not
                     verified; also a verified claim that cites an unknown id
                     or more ids than `max_evidence_ids` is capped here
@@ -23,7 +30,8 @@ Per answer:
 
     STRICT      every claim verified; demoted to HYBRID by Rule 8
                 (TITLE_IRRELEVANT) when a cited title shares no content stem
-                with the question, and by Rule 10 (SLOT_UNFILLED, see
+                with the question (an abbreviation the chunk or question
+                defines counts in either form), and by Rule 10 (SLOT_UNFILLED, see
                 `slots`) when a when/how-many question gets no date/number
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
@@ -53,7 +61,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
-from arborist.verify.normalize import content_stems
+from arborist.verify.normalize import content_stems, name_tokens, tokenise
 from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -135,8 +143,12 @@ def _not_run(detail: str) -> Check:
     return Check(passed=False, detail=detail)
 
 
+BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
+
+
 def _verify_item(
-    item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon
+    item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
+    question_stems: frozenset[str] = frozenset(),
 ) -> ClaimVerification:
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
@@ -191,9 +203,17 @@ def _verify_item(
         agrees = not findings
         failures += [f.reason for f in findings]
         notes += [f"quote: {f.note}" for f in findings]
-    if quote_ok and entities.passed and backs_claim and agrees:
+    # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
+    # verified only by a quote that holds it and speaks of what the question asks.
+    bare = mode != "quote" and len(claim.tokens) <= BARE_ANSWER_TOKENS
+    on_topic = not bare or (item.quote is not None and bool((content_stems(item.quote) & question_stems) - claim.stems))
+    if bare and not on_topic:
+        failures.append(Reason.BARE_ANSWER)
+        notes.append("a bare answer is verified only by a quote that holds it and shares a word with the question "
+                     "(besides the answer's own words)")
+    if quote_ok and entities.passed and backs_claim and agrees and on_topic:
         verdict = Verdict.VERIFIED_QUOTE
-    elif span.passed and entities.passed:
+    elif span.passed and entities.passed and not bare:
         verdict = Verdict.VERIFIED_SPAN
     elif quote_ok or span.passed or paraphrase.passed:
         verdict = Verdict.PARTIAL
@@ -219,13 +239,25 @@ def _quote_backs_claim(
     for chunk in cited:
         defs = definitions(chunk.ev.text, claim.text, quote)
         wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
-        own = [Prepared.of(Evidence(id=chunk.ev.id, title=chunk.ev.title, text=expand(quote, defs)), lex.negators)]
+        # The title may name what the quote calls "it", never stand in for a name the quote states and
+        # the claim drops ("Mutual filed a complaint" does not back "ABC filed a complaint" in ABC's article).
+        quoted = expand(quote, defs)
+        dropped = {t.norm for t in name_tokens(quoted, tokenise(quoted))} - {t.norm for t in wide.tokens}
+        title = "" if dropped else chunk.ev.title
+        own = [Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)]
         own[0].align_stems(wide.stems)
         entities, _ = entities_check(wide, own)
         paraphrase, _ = paraphrase_check(wide, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if entities.passed and paraphrase.passed:
             return True
     return False
+
+
+def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> frozenset[str]:
+    """The question's content stems, with both forms of every abbreviation the chunk or the question defines
+    ("ABC" asks about a chunk titled "American Broadcasting Company" that defines it, and the other way round)."""
+    defs = definitions(chunk.ev.text, question)
+    return content_stems(expand(question, defs)) if defs else subject
 
 
 def verify_answer(
@@ -244,7 +276,8 @@ def verify_answer(
     parsed = parse_answer(mode, answer)
     prepared = {c.ev.id: c for c in chunks}
 
-    claims = [_verify_item(item, mode, prepared, policy, lex) for item in parsed.items]
+    subject = content_stems(question)
+    claims = [_verify_item(item, mode, prepared, policy, lex, subject) for item in parsed.items]
     n = len(claims)
     n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
@@ -260,7 +293,7 @@ def verify_answer(
 
     instruction = instruction_guard(
         [c.ev for c in chunks], parsed.items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
-        lambda item: _verify_item(item, mode, prepared, policy, lex).verdict in VERIFIED,
+        lambda item: _verify_item(item, mode, prepared, policy, lex, subject).verdict in VERIFIED,
     )
     if instruction.flagged:
         _add(reasons, Reason.INSTRUCTION_IN_EVIDENCE)
@@ -273,11 +306,10 @@ def verify_answer(
                 label = Label.HYBRID
                 notes.append("instruction guard: STRICT demoted to HYBRID (a claim rests only on flagged evidence)")
 
-    subject = content_stems(question)
     cited_ids = list(dict.fromkeys(i for item in parsed.items for i in item.evidence_ids if i in prepared))
     cited = [prepared[i] for i in cited_ids]
     if policy.title_relevance and subject and cited:
-        irrelevant = [c.ev.id for c in cited if not (c.title_stems & subject)]
+        irrelevant = [c.ev.id for c in cited if not (c.title_stems & _subject_of(question, subject, c))]
         if irrelevant:
             _add(reasons, Reason.TITLE_IRRELEVANT)
             notes.append(f"Rule 8: title of {', '.join(irrelevant)} shares no content stem with the question")
