@@ -9,7 +9,10 @@ For each dataset (imported from ../shared/data with `arborist datasets import`):
 1. `experiments sweep --family evidence-k=1,3,5,8,12`;
 2. `experiments sweep --family context-runes=1500,3000,6000,24000,40000`;
 3. `experiments sweep --family prompt=baseline,multipart`, then
-   `experiments compare` of its two cells on gold, strict, valid and completeness.
+   `experiments compare` of its two cells on gold, strict, valid and completeness;
+4. (`--families ...,treatments`) one `answer-quality run` with
+   `--evidence-order reversed --withhold-relevant --plant-falsehood`: request
+   completeness, evidence-order sensitivity, withheld and planted outcomes.
 Then (unless --no-repeat) the first dataset's EvidenceK sweep once more: every
 cell must come from the answer cache; its time is set against the same sweep's
 first run (the baseline of the ratio, measured in this invocation).
@@ -106,6 +109,31 @@ def compare(sweep_dir: Path, record: dict[str, Any]) -> None:
               f"{'n/a' if p is None else format(p, '.3g')} | {c['questions_paired']} | {c['verdict']} |")
 
 
+def treatments(data: Path, work: Path, args: argparse.Namespace) -> None:
+    """One run with every treatment as a twin arm; prints completeness and the treatments' outcomes."""
+    cmd = [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
+           "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "treatments" / data.name),
+           "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
+           "--evidence-order", "reversed", "--withhold-relevant", "--plant-falsehood", *args.extra, "--json"]
+    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
+    t = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        sys.exit(f"treatments run failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
+    run_dir = Path(json.loads(out.stdout)["run_dir"])
+    summary = json.loads((run_dir / "results" / "answer-contract-summary.json").read_text())
+    print(f"\n## {data.name}: treatments ({time.monotonic() - t:.0f} s) — {run_dir}")
+    for arm, a in summary["arms"].items():
+        c = a.get("completeness") or {}
+        if arm.count("+") == 0 and c:
+            print(f"request completeness [{arm}]: {c['answered']}/{c['requests']} answered, {c['supported']} "
+                  f"supported; cases {c['cases']}")
+    for t_ in summary["treatments"]:
+        extra = (f"gold changed {t_['gold_changed']}/{t_['pairs']}, label changed {t_['label_changed']}/{t_['pairs']}"
+                 if not t_["outcomes"] else f"outcomes {t_['outcomes']} (STRICT answered: {t_['strict_answered']})")
+        print(f"{t_['arm']}: applied {t_['applied']}/{t_['rows']}; {extra}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", default="musique,hotpotqa,squad",
@@ -113,8 +141,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=30, help="questions per cell")
     ap.add_argument("--model", default=DEFAULT_PROFILE)
     ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-experiments-bench"))
-    ap.add_argument("--families", default="evidence-k,context-runes,prompt",
-                    help="which of the three sweeps to run (comma-separated family names)")
+    ap.add_argument("--families", default="evidence-k,context-runes,prompt,treatments",
+                    help="which of the sweeps (and the treatments run) to do (comma-separated family names)")
     ap.add_argument("--no-repeat", action="store_true", help="skip the repeated (cached) sweep")
     ap.add_argument("extra", nargs="*", help="extra options for every sweep (after --)")
     args = ap.parse_args()
@@ -127,13 +155,15 @@ def main() -> None:
     first: tuple[float, Path, str] | None = None
     for name in names:
         folder = prepare(name, data, args.work)
-        for family in [f for f in FAMILIES if f.split("=", 1)[0] in args.families.split(",")]:
+        for family in [f for f in FAMILIES if f.split("=", 1)[0] in args.families.split(",")]:  # sweeps
             elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
             show(name, elapsed, sweep_dir, record)
             if family.startswith("prompt="):
                 compare(sweep_dir, record)
             if first is None:
                 first = (elapsed, folder, family)
+        if "treatments" in args.families.split(","):
+            treatments(folder, args.work, args)
     if first is not None and not args.no_repeat:
         cold, folder, family = first
         elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
