@@ -97,9 +97,9 @@ def test_smollm2_answer_record_for_every_mode_and_layout(
         assert contract.answer is not None  # the parsed answer is kept, valid or not
     assert set(record.citation_chunk_ids) <= set(record.admitted_chunk_ids)
 
-    assert record.prompt.layout == policy.effective_layout
+    assert record.prompt.layout == policy.effective_layout()
     assert record.prompt.json_schema == json_schema(mode, [e.evidence_id for e in record.evidence])
-    assert ("[for: " in record.prompt.messages[1].content) == (policy.effective_layout == "per_chunk")
+    assert ("[for: " in record.prompt.messages[1].content) == (policy.effective_layout() == "per_chunk")
     assert {"retrieve", "admit", "assemble", "generate", "contract", "total"} <= set(record.timings)
 
 

@@ -234,7 +234,7 @@ def test_hashes_are_the_same_in_another_process() -> None:
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ({"layout": "diagonal"}, "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk"),
+        ({"layout": "diagonal"}, "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk, auto"),
         ({"mode": "essay"}, "unknown answer mode 'essay'; valid modes: quote, claim_lattice, claim_lattice_pointer"),
     ],
 )

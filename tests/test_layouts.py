@@ -229,12 +229,31 @@ def test_layout_names_are_case_sensitive() -> None:
 def test_effective_layout(mode: str, layout: str, effective: str) -> None:
     policy = build_policy(model_id="scripted:scripted", mode=mode, layout=layout)
     assert policy.layout == layout  # the asked-for layout stays in the policy (and its hash)
-    assert policy.effective_layout == effective
+    assert policy.effective_layout() == effective
 
 
 def test_policy_refuses_an_unknown_layout_in_one_line() -> None:
     with pytest.raises(InputError) as info:
         build_policy(model_id="scripted:scripted", layout="diagonal")
-    assert str(info.value) == "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk"
+    assert str(info.value) == "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk, auto"
     with pytest.raises(InputError):
         AnswerPolicy(model_id="scripted:scripted", layout="middle")
+
+
+@pytest.mark.parametrize(("question", "rendered"), [
+    ("List all plans that include single sign-on.", "per_chunk"),
+    ("Which plans include single sign-on?", "per_chunk"),
+    ("What is the Team plan's monthly price?", "tail"),
+    ("Is there a free plan?", "tail"),
+])
+def test_auto_layout_is_per_chunk_for_list_questions_only(question: str, rendered: str) -> None:
+    from arborist.answer.pipeline import build_messages, layout_for
+    from arborist.governance.policy import governance_policy_hash
+
+    auto = build_policy(model_id="scripted:scripted", layout="auto")
+    assert layout_for(auto, question) == rendered
+    chunks = [EvidenceChunk(chunk_id=f"d#chunk-{i}", source_id="d", title="T", text=f"text {i}") for i in range(2)]
+    assert ("[for: " in build_messages(question, chunks, auto, "retrieved")[1].content) == (rendered == "per_chunk")
+    assert governance_policy_hash(auto) != governance_policy_hash(build_policy(model_id="scripted:scripted"))
+    with pytest.raises(InputError, match="resolve it"):
+        auto.effective_layout()

@@ -201,7 +201,7 @@ def test_per_chunk_reminders_in_the_sent_prompt(demo_store: CorpusStore) -> None
 def test_quote_mode_renders_per_chunk_as_bookend(demo_store: CorpusStore) -> None:
     asked = policy(mode="quote", layout="per_chunk", evidence_k=3)
     bookend = policy(mode="quote", layout="bookend", evidence_k=3)
-    assert asked.effective_layout == "bookend"
+    assert asked.effective_layout() == "bookend"
     record, provider = ask(demo_store, asked, answer_json("quote", "E1"))
     other, _ = ask(demo_store, bookend, answer_json("quote", "E1"))
 
@@ -318,7 +318,7 @@ def test_governance_hash_in_the_record_follows_the_policy(demo_store: CorpusStor
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ({"layout": "diagonal"}, "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk"),
+        ({"layout": "diagonal"}, "unknown layout 'diagonal'; valid layouts: tail, bookend, per_chunk, auto"),
         ({"mode": "essay"}, "unknown answer mode 'essay'; valid modes: quote, claim_lattice, claim_lattice_pointer"),
         ({"evidence_k": 0}, "policy value evidence_k: Input should be greater than or equal to 1"),
     ],

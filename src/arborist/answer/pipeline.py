@@ -28,9 +28,10 @@ from arborist.governance.canonical import tagged_digest
 from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
 from arborist.models.base import GenerationSettings, Message, Provider
-from arborist.prompting.layouts import evidence_id, render_user_payload
+from arborist.prompting.layouts import AUTO, evidence_id, render_user_payload
 from arborist.retrieval.search import SearchHit, SearchResult, search
 from arborist.text import sentences
+from arborist.verify.quantifier import QuantifierClass, classify_quantifier
 
 MAX_QUESTION_CHARS = 20_000
 
@@ -56,13 +57,25 @@ def _timed(timings: dict[str, float], name: str) -> Iterator[None]:
     timings[name] = round(time.perf_counter() - t, 6)
 
 
+AUTO_PER_CHUNK = frozenset({QuantifierClass.ALL, QuantifierClass.COMPREHENSIVE, QuantifierClass.OPEN_REQUEST})
+
+
+def layout_for(policy: AnswerPolicy, question: str) -> str:
+    """The layout rendered for `question`: `auto` is per_chunk for list and extraction questions (the
+    verifier's quantifier classes ALL, COMPREHENSIVE, OPEN_REQUEST) and tail otherwise."""
+    if policy.layout != AUTO:
+        return policy.effective_layout()
+    listy = classify_quantifier(question).kind in AUTO_PER_CHUNK
+    return policy.effective_layout("per_chunk" if listy else "tail")
+
+
 def build_messages(question: str, chunks: Sequence[EvidenceChunk], policy: AnswerPolicy, role: str) -> list[Message]:
     return [
         Message(role="system", content=policy.system_prompt_text),
         Message(
             role="user",
             content=render_user_payload(
-                question, chunks, policy.effective_layout, role=role, max_reminder_chars=policy.max_reminder_chars
+                question, chunks, layout_for(policy, question), role=role, max_reminder_chars=policy.max_reminder_chars
             ),
         ),
     ]
@@ -169,7 +182,7 @@ def answer_from_admitted(
             messages=messages,
             sha256=tagged_digest("arborist-prompt/1", [m.model_dump() for m in messages]),
             json_schema=schema,
-            layout=policy.effective_layout,
+            layout=layout_for(policy, question),
         ),
         completion=completion,
         contract=contract,

@@ -21,13 +21,13 @@ from arborist.models.base import Provider
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
-from arborist.prompting.layouts import LAYOUTS
+from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.retrieval.routes import route_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Click types for the policy options; values and defaults come from the policy model.
-_CHOICES: dict[str, tuple[str, ...]] = {"layout": LAYOUTS, "mode": MODES}
+_CHOICES: dict[str, tuple[str, ...]] = {"layout": POLICY_LAYOUTS, "mode": MODES}
 _HELP_EXTRA: dict[str, str] = {"routes": f" Valid: {', '.join(route_names())}."}
 
 

@@ -16,7 +16,7 @@ from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
 from arborist.models.base import GenerationSettings
-from arborist.prompting.layouts import DEFAULT_MAX_REMINDER_CHARS, LAYOUTS, check_layout
+from arborist.prompting.layouts import AUTO, DEFAULT_MAX_REMINDER_CHARS, POLICY_LAYOUTS, check_layout
 from arborist.retrieval.search import SearchSettings
 
 POLICY_VERSION: Literal[1] = 1
@@ -31,7 +31,7 @@ class AnswerPolicy(BaseModel):
     evidence_k: int = Field(default=5, ge=1, le=1000)
     context_runes: int = Field(default=12_000, ge=100, le=10_000_000)
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
-    layout: str = Field(default="tail", description=f"one of {', '.join(LAYOUTS)}")
+    layout: str = Field(default="tail", description=f"one of {', '.join(POLICY_LAYOUTS)}")
     mode: str = Field(default="claim_lattice", description=f"one of {', '.join(MODES)}")
     prompt_version: str = PROMPT_VERSION
     system_prompt: str | None = Field(
@@ -49,7 +49,7 @@ class AnswerPolicy(BaseModel):
     @field_validator("layout")
     @classmethod
     def _layout(cls, v: str) -> str:
-        return check_layout(v)
+        return check_layout(v, POLICY_LAYOUTS)
 
     @field_validator("mode")
     @classmethod
@@ -61,10 +61,13 @@ class AnswerPolicy(BaseModel):
         """The system prompt this policy sends: its own, or the shipped one for the mode and version."""
         return self.system_prompt if self.system_prompt is not None else system_prompt(self.mode, self.prompt_version)
 
-    @property
-    def effective_layout(self) -> str:
-        """`per_chunk` reminders would sit inside quoted evidence in quote mode: use bookend."""
-        return "bookend" if self.mode == "quote" and self.layout == "per_chunk" else self.layout
+    def effective_layout(self, chosen: str | None = None) -> str:
+        """The layout rendered: `chosen` resolves `auto` for one question (see `answer.pipeline.layout_for`);
+        `per_chunk` reminders would sit inside quoted evidence in quote mode, so quote mode uses bookend."""
+        layout = chosen if self.layout == AUTO and chosen is not None else self.layout
+        if layout == AUTO:
+            raise InputError("layout 'auto' is chosen per question; resolve it with answer.pipeline.layout_for")
+        return "bookend" if self.mode == "quote" and layout == "per_chunk" else layout
 
 
 def governance_policy_hash(policy: AnswerPolicy) -> str:

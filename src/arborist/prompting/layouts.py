@@ -4,6 +4,9 @@
 - `bookend`: the question before and after the evidence.
 - `per_chunk`: bookend plus a `[for: <question>]` reminder before every
   evidence block but the first (the leading question covers that one).
+- `auto` (a policy value, never rendered as such): `per_chunk` for list and
+  extraction questions (quantifier ALL, COMPREHENSIVE, OPEN_REQUEST), `tail`
+  otherwise; the answer path resolves it per question (`answer.pipeline.layout_for`).
 
 The bytes these produce are part of the answer record and are tested byte
 for byte; change them only with a new prompt version.
@@ -17,12 +20,14 @@ from arborist.errors import InputError
 from arborist.evidence.admission import EvidenceChunk
 
 LAYOUTS = ("tail", "bookend", "per_chunk")
+AUTO = "auto"
+POLICY_LAYOUTS = (*LAYOUTS, AUTO)
 DEFAULT_MAX_REMINDER_CHARS = 512
 
 
-def check_layout(layout: str) -> str:
-    if layout not in LAYOUTS:
-        raise InputError(f"unknown layout {layout!r}; valid layouts: {', '.join(LAYOUTS)}")
+def check_layout(layout: str, valid: tuple[str, ...] = LAYOUTS) -> str:
+    if layout not in valid:
+        raise InputError(f"unknown layout {layout!r}; valid layouts: {', '.join(valid)}")
     return layout
 
 
