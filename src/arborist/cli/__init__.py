@@ -76,6 +76,7 @@ def _register() -> None:
     from arborist.cli import (
         answer_cmd,
         audit_cmd,
+        bench_cmd,
         corpus_cmd,
         datasets_cmd,
         eval_cmd,
@@ -100,6 +101,7 @@ def _register() -> None:
     cli.add_command(audit_cmd.audit)
     cli.add_command(lab_cmd.experiments)
     cli.add_command(sentinel_cmd.sentinel)
+    cli.add_command(bench_cmd.bench)
     lab_cmd.experiments.add_command(view_cmd.view)
 
 
