@@ -306,15 +306,20 @@ def test_empty_answer_is_ungrounded() -> None:
 # ------------------------------------------------------------------ Rules 8 and 9
 
 
-def test_rule8_irrelevant_title_demotes_strict_to_hybrid() -> None:
+def test_rule8_a_chunk_unrelated_to_the_question_demotes_strict_to_hybrid() -> None:
     chunk = ev(title="Adriatic coastal walks")
-    v = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
+    elsewhere = "When was the Ancona beacon raised?"  # shares nothing with the chunk's title or text
+    v = verify_answer(elsewhere, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
     assert v.claims[0].verdict is Verdict.VERIFIED_SPAN
     assert v.label is Label.HYBRID
     assert Reason.TITLE_IRRELEVANT in v.reasons and Reason.TITLE_IRRELEVANT in v.claims[0].reasons
     assert v.audit_mode is AuditMode.LINKED
-    off = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])), VerifierPolicy(title_relevance=False))
+    off = verify_answer(elsewhere, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])),
+                        VerifierPolicy(title_relevance=False))
     assert off.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in off.reasons
+    # a paragraph of a long article rarely repeats the article's title: its text speaking of the question is enough
+    kept = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
+    assert kept.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in kept.reasons
 
 
 def test_rule8_relevant_title_by_stem_keeps_strict() -> None:
@@ -650,8 +655,12 @@ def test_rule_8_reads_an_abbreviation_the_chunk_defines_in_either_form() -> None
     short = [{"id": "E1", "title": "ABC", "text": text}]
     v = verify_answer("Where is the American Broadcasting Company headquartered?", "claim_lattice", short, answer)
     assert Reason.TITLE_IRRELEVANT not in v.reasons
-    other = [{"id": "E1", "title": "Columbia Broadcasting System", "text": text.replace("American", "Columbia")}]
-    v = verify_answer("In what borough is ABC headquartered?", "claim_lattice", other, answer)
+    defined = [{"id": "E1", "title": "American_Broadcasting_Company", "text": "Its offices are in Manhattan."}]
+    said = {"claims": [{"text": "Its offices are in Manhattan.", "evidence_ids": ["E1"],
+                        "quote": "Its offices are in Manhattan"}], "abstained_requests": []}
+    v = verify_answer("Where does the American Broadcasting Company (ABC) sit?", "claim_lattice", defined, said)
+    assert Reason.TITLE_IRRELEVANT not in v.reasons  # the question defines ABC; the title holds its long form
+    v = verify_answer("Where does ABC sit?", "claim_lattice", defined, said)
     assert Reason.TITLE_IRRELEVANT in v.reasons  # an abbreviation nobody defines is not read into the title
 
 

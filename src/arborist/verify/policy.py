@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/3"  # /3: Rule 8 reads abbreviations
+POLICY_HASH_TAG = "arborist-verifier-policy/3"  # /3: Rule 8 reads title and text, abbreviations in either form
 
 
 class PolicyError(InputError, ValueError):
@@ -63,7 +63,7 @@ class VerifierPolicy(BaseModel):
     paraphrase_window_factor: float = Field(
         default=2.0, ge=1.0, description="paraphrase check: window length, in tokens, as a multiple of the claim's length"
     )
-    title_relevance: bool = Field(default=True, description="Rule 8: a cited title unrelated to the question demotes STRICT")
+    title_relevance: bool = Field(default=True, description="Rule 8: a cited chunk whose title and text share nothing with the question demotes STRICT")
     demote_missed_answer: bool = Field(
         default=False, description="when the missed-answer guard fires, set audit mode EVIDENCE-MISSED-PARTIAL"
     )

@@ -97,7 +97,8 @@ REASONS: dict[Reason, str] = {
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
     Reason.WARRANT_MISSING: "the claim cites no evidence, or cites an id that is not in the evidence",
     Reason.TOO_MANY_EVIDENCE_IDS: "the claim cites more evidence ids than the policy allows per claim",
-    Reason.TITLE_IRRELEVANT: "a cited chunk's title shares no content stem with the question (Rule 8)",
+    Reason.TITLE_IRRELEVANT: "a cited chunk shares no content stem with the question, in its title nor in its text "
+    "(Rule 8)",
     Reason.SUBJECT_ABSENT: "none of the question's subject tokens occurs in any cited evidence (Rule 9)",
     Reason.SLOT_UNFILLED: "the question asks for a date or a number (when / how many / how much ...) and no claim "
     "states one (Rule 10: demotes STRICT)",

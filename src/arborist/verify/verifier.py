@@ -29,9 +29,10 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
 Per answer:
 
     STRICT      every claim verified; demoted to HYBRID by Rule 8
-                (TITLE_IRRELEVANT) when a cited title shares no content stem
-                with the question (an abbreviation the chunk or question
-                defines counts in either form), and by Rule 10 (SLOT_UNFILLED, see
+                (TITLE_IRRELEVANT) when a cited chunk shares no content stem
+                with the question in its title nor in its text (an
+                abbreviation the chunk or question defines counts in either
+                form), and by Rule 10 (SLOT_UNFILLED, see
                 `slots`) when a when/how-many question gets no date/number
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
@@ -39,7 +40,9 @@ Per answer:
 
 Rule 9 (SUBJECT_ABSENT) is reported, not acted on: a STRICT answer whose
 evidence shares no stem with the question is already demoted by Rule 8 when
-title relevance is on. The missed-answer guard (see `guards`) only reports,
+title relevance is on. (Rule 8 read the title alone until verifier policy
+tag /3; a paragraph of a long article rarely repeats the article's title,
+nor a multi-hop bridge page the question, so it demoted right answers.) The missed-answer guard (see `guards`) only reports,
 and with `demote_missed_answer` sets the audit mode; it never changes a label.
 """
 
@@ -309,10 +312,13 @@ def verify_answer(
     cited_ids = list(dict.fromkeys(i for item in parsed.items for i in item.evidence_ids if i in prepared))
     cited = [prepared[i] for i in cited_ids]
     if policy.title_relevance and subject and cited:
-        irrelevant = [c.ev.id for c in cited if not (c.title_stems & _subject_of(question, subject, c))]
+        # A chunk speaks of the question when its title or its text shares a content stem with it: a
+        # paragraph of a long article rarely repeats the article's title, nor a multi-hop bridge page the question.
+        irrelevant = [c.ev.id for c in cited if not (c.stem_set & _subject_of(question, subject, c))]
         if irrelevant:
             _add(reasons, Reason.TITLE_IRRELEVANT)
-            notes.append(f"Rule 8: title of {', '.join(irrelevant)} shares no content stem with the question")
+            notes.append(f"Rule 8: neither the title nor the text of {', '.join(irrelevant)} shares a content stem "
+                         "with the question")
             for claim in claims:
                 if set(claim.evidence_ids) & set(irrelevant):
                     _add(claim.reasons, Reason.TITLE_IRRELEVANT)
