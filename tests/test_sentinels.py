@@ -205,3 +205,26 @@ def test_the_cli_ladder_runs_against_an_openai_compatible_server_with_history_an
     plotted = run_cli("sentinel", "report", "--history", hist, "--out", png)
     assert plotted.exit_code == 0 and png.read_bytes().startswith(b"\x89PNG")
     assert run_cli("sentinel", "history", "--history", hist, "--fact", "nope").exit_code == 1
+
+
+def test_ctrl_c_leaves_an_interrupted_ladder_and_a_rerun_reuses_its_answers(sentinel_db: Path, tmp_path: Path) -> None:
+    from arborist.models.base import Completion, GenerationSettings, Message
+
+    class InterruptedThirdCall(ScriptedProvider):
+        def complete(self, messages: list[Message], settings: GenerationSettings,
+                     json_schema: dict[str, object] | None = None) -> Completion:
+            if len(self.history) == 2:
+                raise KeyboardInterrupt
+            return super().complete(messages, settings, json_schema)
+
+    policy = build_policy(model_id="scripted:scripted", search={"routes": ("bm25", "title")})
+    with open_store(sentinel_db, write=True) as store, pytest.raises(KeyboardInterrupt):
+        run_ladder(store, FACTS, policy, InterruptedThirdCall(*[lattice("X-Qm-Sig-7.")] * 11), 1, tmp_path / "l")
+    (run_dir,) = (tmp_path / "l").iterdir()
+    status = json.loads((run_dir / "status.json").read_text())
+    assert (status["state"], status["exit_code"], status["rows_done"]) == ("interrupted", 130, 2)
+    assert len((run_dir / "results" / "answers.jsonl").read_text().splitlines()) == 2
+    again = ScriptedProvider(*[lattice("X-Qm-Sig-7.")] * 9)
+    with open_store(sentinel_db, write=True) as store:
+        run_ladder(store, FACTS, policy, again, 1, tmp_path / "l")
+    assert len(again.history) == 9  # the two finished answers came from the cache
