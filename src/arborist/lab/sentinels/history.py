@@ -82,9 +82,16 @@ def plot(entry: HistoryEntry, out: Path) -> Path:
     for ax, f in zip(axes[0], facts):
         labels = [r.label for r in f.rungs]
         xs = list(range(len(labels)))
-        for key, colour in (("used_sentinel", "tab:blue"), ("used_memory", "tab:orange"), ("objected", "tab:red")):
+        # lines that coincide (often all at 0) stay apart by marker and line style
+        for key, colour, marker, style, size in (("used_sentinel", "tab:blue", "o", "-", 9),
+                                                 ("used_memory", "tab:orange", "s", "--", 7),
+                                                 ("objected", "tab:red", "^", ":", 5)):
             ys = [getattr(r, key) / r.runs if r.runs else float("nan") for r in f.rungs]
-            ax.plot(xs, ys, marker="o", color=colour, label=key.replace("_", " "))
+            ax.plot(xs, ys, marker=marker, markersize=size, linestyle=style, color=colour,
+                    label=key.replace("_", " "))
+        for x, r in zip(xs, f.rungs):
+            if r.void:
+                ax.annotate("void", (x, 0.5), ha="center", fontsize=8, color="grey")
         ax.set_xticks(xs, labels, rotation=30, ha="right")
         ax.set_ylim(-0.05, 1.05)
         ax.set_ylabel("share of runs")
