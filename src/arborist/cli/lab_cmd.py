@@ -159,6 +159,16 @@ def run_request_options(fn: F) -> F:
         click.option("--plant-falsehood", is_flag=True,
                      help="Also answer with the gold answer in the admitted supporting chunks replaced by a wrong "
                      "value of the same kind from another question (a twin arm '+planted')."),
+        click.option("--judge", is_flag=True,
+                     help="After a complete run, a model judges each usable answer: atomic statements, then a "
+                     "verdict on each against the evidence as sent (results/judge-per-query.jsonl, judge-summary.json)."),
+        click.option("--judge-statements-model", metavar="MODEL",
+                     help="The model that extracts statements (default: the answer model; on --base-url, a model "
+                     "name of that server)."),
+        click.option("--judge-verdicts-model", metavar="MODEL",
+                     help="The model that gives verdicts (default: the answer model)."),
+        click.option("--judge-budget", type=click.IntRange(0),
+                     help="At most N judge calls per run (later rows: budget_exhausted)."),
         click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
                      help="Answers per question (needs --temperature > 0); the samples share one evaluated prompt."),
         click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
@@ -243,13 +253,6 @@ def _judge(opts: dict[str, Any], provider: Provider, cache_directory: str) -> Ju
 @run_request_options
 @click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
               help="A run to continue: its finished rows are reused, only the rest are answered, into a new run.")
-@click.option("--judge", is_flag=True,
-              help="After a complete run, a model judges each usable answer: atomic statements, then a verdict on "
-              "each against the evidence as sent (results/judge-per-query.jsonl, judge-summary.json).")
-@click.option("--judge-statements-model", metavar="MODEL", help="The model that extracts statements (default: the "
-              "answer model; on --base-url, a model name of that server).")
-@click.option("--judge-verdicts-model", metavar="MODEL", help="The model that gives verdicts (default: the answer model).")
-@click.option("--judge-budget", type=click.IntRange(0), help="At most N judge calls (later rows: budget_exhausted).")
 @click.pass_context
 def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:
     """Answer every selected question, write a new run directory under --run-root, summarise it.
@@ -271,13 +274,9 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
         model = rundir.load_config(continue_from).model
     elif kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
         raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from RUN_DIR)")
-    judge_opts = {n: kwargs.pop(n) for n in ("judge", "judge_statements_model", "judge_verdicts_model",
-                                             "judge_budget")}
     request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
-    judge = _judge({**kwargs, **judge_opts}, provider, plan.config.cache_directory)
-    if judge is not None:
-        plan.config = plan.config.model_copy(update={"judge": judge.spec})
+    judge = _judge(kwargs, provider, plan.config.cache_directory)
     with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
         outcome = execute(plan, provider, bar, judge=judge)
     status = outcome.status
@@ -347,8 +346,10 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
         if not as_json:
             click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
 
+    caches = [p.config.cache_directory for p in plan.plans if p is not None]
+    judge = _judge(kwargs, provider, caches[0]) if caches else None
     with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute_sweep(plan, provider, bar, announce)
+        outcome = execute_sweep(plan, provider, bar, announce, judge=judge)
     record = outcome.record
     if as_json:
         print_json({"sweep_dir": str(outcome.sweep_dir), "sweep": record.model_dump(mode="json")})

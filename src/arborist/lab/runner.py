@@ -406,6 +406,8 @@ def execute(
 ) -> Outcome:
     """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise;
     with `judge`, judge the rows of a complete run (see `lab.judge`)."""
+    if judge is not None:
+        plan.config = plan.config.model_copy(update={"judge": judge.spec})
     cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)

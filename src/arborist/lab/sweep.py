@@ -36,6 +36,7 @@ from arborist.answer.modes import prompt_names
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
 from arborist.lab import rundir
+from arborist.lab.judge import Judge
 from arborist.lab.metrics.headline import METRICS, measure, per_question
 from arborist.lab.plots import plot_metric
 from arborist.lab.rundir import State, utc_now, write_json
@@ -293,7 +294,7 @@ def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
 
 def execute_sweep(
     plan: SweepPlan, provider: Provider, progress: ProgressSink | None = None,
-    announce: Callable[[int, Cell], None] | None = None,
+    announce: Callable[[int, Cell], None] | None = None, judge: Judge | None = None,
 ) -> SweepOutcome:
     record = plan.record
     if plan.sweep_dir is None:
@@ -328,7 +329,7 @@ def execute_sweep(
                 cell.state = "running"
                 save()
 
-            outcome = execute(cell_plan, provider, progress, started=started)
+            outcome = execute(cell_plan, provider, progress, started=started, judge=judge)
             status = outcome.status
             cell.state, cell.output_digest = status.state, cell_plan.config.output_digest
             spent += status.provider_calls
