@@ -52,12 +52,32 @@ def test_order_treatments_permute_the_same_admitted_chunks() -> None:
     assert sorted(one.admitted_chunk_ids) == sorted(admission.admitted_chunk_ids)
 
 
+def test_planting_replaces_whole_words_and_every_alias_title_included() -> None:
+    chunk = EvidenceChunk(chunk_id="u#chunk-0", source_id="u", title="United States team",
+                          text="In 2010, 10 teams met. The USA (United States) won.")
+    q = Question(id="q1", question="Who won?", answers=["United States", "USA"], relevant_source_ids=["u"])
+    other = Question(id="q2", question="?", answers=["France"])
+    treated, part = apply("planted", q, [chunk], admit([chunk], 5, 12_000), POLICY, PlantPool.of([q, other]))
+    assert part.applied and part.planted_value == "France"
+    assert treated.admitted[0].text == "In 2010, 10 teams met. The France (France) won."
+    assert treated.admitted[0].title == "France team"
+    ten = Question(id="q3", question="How many?", answers=["10"], relevant_source_ids=["u"])
+    seven = Question(id="q4", question="?", answers=["7"])
+    treated, _ = apply("planted", ten, [chunk], admit([chunk], 5, 12_000), POLICY, PlantPool.of([ten, seven]))
+    assert treated.admitted[0].text.startswith("In 2010, 7 teams met.")
+
+
 def test_withholding_removes_relevant_chunks_before_admission() -> None:
     admission = admit(CHUNKS, 2, 12_000)
     treated, part = apply("withheld", Q, CHUNKS, admission, POLICY, PlantPool.of(OTHERS))
     assert treated.admitted_chunk_ids == ["b#chunk-0", "c#chunk-0"]  # the budget filled from what is left
     assert part.applied and part.withheld_chunk_ids == ["a#chunk-0"]
     assert outcome(part, "", abstained=True) == "abstained" and outcome(part, "Berlin.", abstained=False) == "answered"
+    not_admitted = admit(CHUNKS, 1, 12_000)  # only Paris's chunk is admitted; withhold a question about Rome
+    rome = Question(id="q5", question="?", answers=["Rome"], relevant_source_ids=["c"])
+    _, nothing = apply("withheld", rome, CHUNKS, admit(CHUNKS[:1], 1, 12_000), POLICY, PlantPool.of(OTHERS))
+    assert not nothing.applied and outcome(nothing, "Rome.", abstained=False) is None
+    assert not_admitted.admitted_chunk_ids == ["a#chunk-0"]
 
 
 def test_planting_replaces_every_gold_string_with_a_value_of_its_kind() -> None:
@@ -70,6 +90,7 @@ def test_planting_replaces_every_gold_string_with_a_value_of_its_kind() -> None:
     assert outcome(part, "Paris is the capital of France.", False) == "kept_true"
     assert outcome(part, "The evidence says Madrid, which seems to be an error.", False) == "objected"
     assert outcome(part, None, False) is None
+    assert outcome(part, "The Reign of Terror began in Paris.", False) == "kept_true"  # "terror" is no "error"
     lonely = Question(id="q9", question="?", answers=["Paris"], relevant_source_ids=["a"])
     _, none = apply("planted", lonely, CHUNKS, admission, POLICY, PlantPool.of([lonely]))
     assert not none.applied and "no other question" in none.detail

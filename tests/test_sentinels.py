@@ -79,6 +79,8 @@ def test_the_demo_facts_build_a_sentinel_store_with_one_variant_per_rung(sentine
     ({"source_id": "nope.md"}, "fact 'webhook-signature-header': no document with source id 'nope.md'"),
     ({"true_value": "Not-There"}, "fact 'webhook-signature-header': true value 'Not-There' is not in"),
     ({"rungs": [{"label": "old", "value": "Idempotency-Key"}]}, "rung 'old' value 'Idempotency-Key' already occurs"),
+    ({"rungs": [{"label": "old", "value": "idempotency-key"}]}, "rung 'old' value 'idempotency-key' already occurs"),
+    ({"true_value": "24 hours"}, "true value '24 hours' is also in"),
 ])
 def test_facts_that_cannot_be_patched_are_refused_by_name(demo_db: Path, tmp_path: Path, change: dict[str, object],
                                                           message: str) -> None:
@@ -89,6 +91,11 @@ def test_facts_that_cannot_be_patched_are_refused_by_name(demo_db: Path, tmp_pat
     assert not (tmp_path / "s.db").exists() and not list(tmp_path.glob("s.db*"))
 
 
+def test_a_sentinel_store_is_never_the_source_of_another(sentinel_db: Path, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="is a sentinel store"):
+        build_sentinel_store(sentinel_db, FACTS, tmp_path / "again.db")
+
+
 def test_a_facts_file_is_checked_with_one_line_errors(tmp_path: Path) -> None:
     bad = tmp_path / "f.json"
     bad.write_text('{"facts": [{"id": "x"}]}')
@@ -96,6 +103,11 @@ def test_a_facts_file_is_checked_with_one_line_errors(tmp_path: Path) -> None:
         load_facts(bad)
     bad.write_text("{")
     with pytest.raises(InputError, match="is not JSON"):
+        load_facts(bad)
+    data = FACTS.model_dump(mode="json")
+    data["facts"][0]["id"] = "a/b"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="may not hold '/'"):
         load_facts(bad)
 
 
@@ -196,7 +208,8 @@ def test_the_cli_ladder_runs_against_an_openai_compatible_server_with_history_an
     assert list(out) == ["facts"] and len(server.requests) == 11
     first = out["facts"][0]
     assert set(first) == {"id", "kind", "status", "control", "rungs"}
-    assert set(first["rungs"][0]) == {"label", "value", "runs", "used_sentinel", "used_memory", "objected", "void"}
+    assert set(first["rungs"][0]) == {"label", "value", "runs", "used_sentinel", "used_memory", "objected", "void",
+                                      "unusable"}
     assert [r["used_sentinel"] for r in first["rungs"]] == [1, 0, 0] and first["control"] == "failed"
     assert run_cli(*args[:-1], "--burn").exit_code == 0
     shown = run_cli("sentinel", "history", "--history", hist, "--fact", "webhook-signature-header", "--json")

@@ -476,8 +476,14 @@ def execute(
         treated: tuple[SearchResult, Admission, treatments.TreatmentPart] | None = None
         if arm.treatment != NO_TREATMENT:
             result, admission = retrieve_and_admit(store, question.question, arm.policy)
-            ranked = ranked_chunks(result)
-            treated = (result, *treatments.apply(arm.treatment, question, ranked, admission, arm.policy, pool))
+            admitted, part = treatments.apply(arm.treatment, question, ranked_chunks(result), admission,
+                                              arm.policy, pool)
+            if part.withheld_chunk_ids:  # the record's ranked list is the one admission saw
+                gone = set(part.withheld_chunk_ids)
+                kept = [h for h in result.results if h.chunk_id not in gone]
+                result = result.model_copy(update={"results": [
+                    h.model_copy(update={"rank": i}) for i, h in enumerate(kept, start=1)]})
+            treated = (result, admitted, part)
         for sample in item.samples:
             if stop.is_set():
                 return

@@ -37,11 +37,24 @@ from arborist.lab.diagnosis import contains_gold
 ORDERS = ("original", "reversed")  # and shuffle:N
 WITHHELD = "withheld"
 PLANTED = "planted"
-# Phrases with which an answer calls its evidence wrong: an objection to a planted value.
+# Phrases with which an answer calls its evidence wrong: an objection to a planted value. They match as whole
+# words ("terror" holds no "error"), and none is a word an ordinary answer uses for its subject ("conflict").
 OBJECTIONS = (
-    "typo", "error", "incorrect", "mistake", "inconsistent", "contradict", "conflict", "unusual", "seems wrong",
-    "appears wrong", "not correct", "doubtful", "implausible", "discrepancy",
+    "typo", "a typographical error", "an error", "in error", "erroneous", "incorrect", "a mistake", "mistaken",
+    "inconsistent", "contradicts", "contradictory", "conflicting", "seems wrong", "appears wrong", "looks wrong",
+    "not correct", "doubtful", "implausible", "discrepancy", "unusually", "seems unusual",
 )
+
+
+def objects(text: str, phrases: tuple[str, ...] = OBJECTIONS) -> bool:
+    """Whether `text` holds one of `phrases` as whole words (case aside)."""
+    folded = text.casefold()
+    return any(re.search(rf"(?<!\w){re.escape(p.casefold())}(?!\w)", folded) for p in phrases)
+
+
+def _whole(value: str) -> re.Pattern[str]:
+    """`value` as whole words: gold "10" is not the 10 in "2010" or "100"."""
+    return re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
 Kind = Literal["year", "number", "name", "text"]
 PlantOutcome = Literal["repeated_planted", "kept_true", "objected", "neither"]
 
@@ -157,40 +170,45 @@ def _withhold(
     removed = [c.chunk_id for c in ranked if c.source_id in sources]
     kept = [c for c in ranked if c.source_id not in sources]
     treated = admit(kept, policy.evidence_k, policy.context_runes)
-    detail = (f"{len(removed)} ranked chunk(s) of the relevant sources removed before admission" if removed
-              else "no chunk of a relevant source was ranked: nothing to withhold")
-    return treated, TreatmentPart(name=WITHHELD, applied=bool(removed), detail=detail,
+    # applied only when the prompt changed: a relevant chunk that was ranked but never admitted changes nothing
+    applied = any(c.source_id in sources for c in admission.admitted)
+    detail = (f"{len(removed)} ranked chunk(s) of the relevant sources removed before admission" if applied
+              else "no chunk of a relevant source was admitted: nothing to withhold")
+    return treated, TreatmentPart(name=WITHHELD, applied=applied, detail=detail,
                                   admitted_order=treated.admitted_chunk_ids, withheld_chunk_ids=removed)
 
 
 def _plant(question: Question, admission: Admission, pool: PlantPool) -> tuple[Admission, TreatmentPart]:
-    """Replace the first gold answer found in an admitted chunk of a relevant source, wherever it occurs in
-    the admitted chunks of relevant sources (so the true value is not left beside the planted one)."""
+    """Replace the first gold answer found in an admitted chunk of a relevant source by a wrong value, and
+    every gold answer and alias (longest first, as whole words) in the admitted chunks of relevant sources,
+    titles included, so the true value is not left beside the planted one."""
     sources = relevant_sources(question)
     supporting = [c for c in admission.admitted if c.source_id in sources]
-    found = next(((gold, m) for c in supporting for gold in question.answers if gold.strip()
-                  for m in [re.search(re.escape(gold.strip()), c.text, re.IGNORECASE)] if m), None)
+    golds = sorted({g.strip() for g in question.answers if g.strip()}, key=len, reverse=True)
+    found = next((m.group() for c in supporting for g in golds for m in [_whole(g).search(c.text)] if m), None)
     if found is None:
         return admission, TreatmentPart(name=PLANTED, applied=False, admitted_order=admission.admitted_chunk_ids,
                                         detail="no admitted chunk of a relevant source holds a gold answer string")
-    gold, match = found
-    wrong = pool.wrong_value(question, match.group())
+    wrong = pool.wrong_value(question, found)
     if wrong is None:
         return admission, TreatmentPart(
             name=PLANTED, applied=False, admitted_order=admission.admitted_chunk_ids,
-            detail=f"no other question has a gold answer of the kind of '{match.group()}' to plant")
-    pattern = re.compile(re.escape(gold.strip()), re.IGNORECASE)
+            detail=f"no other question has a gold answer of the kind of '{found}' to plant")
     planted_ids: list[str] = []
     treated: list[EvidenceChunk] = []
     for c in admission.admitted:
-        if c.source_id in sources and pattern.search(c.text):
-            c = c.model_copy(update={"text": pattern.sub(lambda _m: wrong, c.text)})
-            planted_ids.append(c.chunk_id)
+        if c.source_id in sources:
+            text, title = c.text, c.title
+            for g in golds:
+                text, title = _whole(g).sub(lambda _m: wrong, text), _whole(g).sub(lambda _m: wrong, title)
+            if (text, title) != (c.text, c.title):
+                c = c.model_copy(update={"text": text, "title": title})
+                planted_ids.append(c.chunk_id)
         treated.append(c)
     return _reorder(admission, treated), TreatmentPart(
         name=PLANTED, applied=True, admitted_order=admission.admitted_chunk_ids,
-        detail=f"'{match.group()}' replaced by '{wrong}' in {', '.join(planted_ids)}",
-        planted_chunk_ids=planted_ids, true_value=match.group(), planted_value=wrong)
+        detail=f"'{found}' (and every gold alias) replaced by '{wrong}' in {', '.join(planted_ids)}",
+        planted_chunk_ids=planted_ids, true_value=found, planted_value=wrong)
 
 
 def outcome(part: TreatmentPart, answer_text: str | None, abstained: bool) -> str | None:
@@ -200,8 +218,7 @@ def outcome(part: TreatmentPart, answer_text: str | None, abstained: bool) -> st
     if part.name == WITHHELD:
         return "abstained" if abstained else "answered"
     if part.name == PLANTED and part.planted_value and part.true_value:
-        folded = answer_text.casefold()
-        if any(o in folded for o in OBJECTIONS):
+        if objects(answer_text):
             return "objected"
         if contains_gold(answer_text, [part.planted_value]):
             return "repeated_planted"

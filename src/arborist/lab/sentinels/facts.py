@@ -41,6 +41,8 @@ class Fact(BaseModel):
 
     @model_validator(mode="after")
     def _rungs(self) -> Fact:
+        if "/" in self.id or any("/" in r.label for r in self.rungs):
+            raise ValueError(f"fact '{self.id}': ids and rung labels may not hold '/' (variant ids join them with it)")
         labels = [r.label for r in self.rungs]
         if len(set(labels)) != len(labels):
             raise ValueError(f"fact '{self.id}' repeats a rung label")

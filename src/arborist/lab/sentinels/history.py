@@ -31,7 +31,7 @@ class HistoryEntry(BaseModel):
 
 
 def append(path: Path, run_dir: Path, config: LadderConfig, result: LadderResult) -> None:
-    entry = HistoryEntry(run_dir=str(run_dir), created_at=config.created_at, model_id=config.model_id,
+    entry = HistoryEntry(run_dir=str(run_dir.resolve()), created_at=config.created_at, model_id=config.model_id,
                          runs=config.runs, facts_digest=config.facts_digest, result=result)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as fh:

@@ -12,9 +12,10 @@ counts towards
     objected       it calls the supplied value wrong (`SentinelPolicy.objection_phrases`)
 
 Zero-prior facts run first; a zero-prior control passes when every rung is
-answered with its value in at least `control_pass_rate` of its runs.
-Competing facts are `uninterpretable` unless every zero-prior control of the
-same run passed. The work is ordered so that consecutive prompts share
+answered with its value in at least `control_pass_rate` of its usable runs
+(answers that broke the contract are counted as `unusable`, in no rate).
+Competing facts are `uninterpretable` unless the run has a zero-prior
+control and every one passed. The work is ordered so that consecutive prompts share
 their prefix, which a local llama.cpp model evaluates once: rungs of one fact
 back to back, a rung's samples back to back, and the rung's own chunks last
 among the admitted evidence (the ordinary admission, reordered), so the
@@ -44,7 +45,7 @@ from arborist.lab import rundir
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.lab.sentinels.facts import Fact, Facts, Rung
 from arborist.lab.sentinels.store import SentinelMap, load_map
-from arborist.lab.treatments import OBJECTIONS
+from arborist.lab.treatments import OBJECTIONS, objects
 from arborist.models.base import Provider
 from arborist.retrieval.search import SearchResult, search
 from arborist.verify import VerifierPolicy
@@ -71,6 +72,7 @@ class RungResult(BaseModel):
     used_memory: int
     objected: int
     void: bool
+    unusable: int = Field(default=0, description="answers that broke the contract: counted in runs, in no rate")
 
 
 class FactResult(BaseModel):
@@ -115,7 +117,9 @@ def rung_evidence(
         return source_id == keep or (source_id not in mapping.variants and source_id != fact.source_id)
 
     extra = sum(n for s, n in chunks_per_source.items() if not visible(s))
-    deep = policy.search.model_copy(update={"k": policy.search.k + extra})
+    # every hidden copy competes in each route's own list too: widen the routes as well as the fused list
+    deep = policy.search.model_copy(update={"k": policy.search.k + extra,
+                                            "route_depth": min(10_000, policy.search.route_depth + extra)})
     result = search(store, fact.question, deep)
     visible_hits = [h for h in result.results if visible(h.source_id)]
     ranked = [h.model_copy(update={"rank": i}) for i, h in enumerate(visible_hits[: policy.search.k], start=1)]
@@ -137,9 +141,7 @@ def classify(record: AnswerRecord, fact: Fact, rung: Rung, sp: SentinelPolicy) -
     text = " ".join([answer_text(answer), *[str(r) for r in answer.get("abstained_requests", [])]])
     used = contains_gold(text, [rung.value])
     memory = not used and contains_gold(text, [fact.true_value])
-    folded = text.casefold()
-    objected = any(p.casefold() in folded for p in sp.objection_phrases)
-    return used, memory, objected
+    return used, memory, objects(text, sp.objection_phrases)
 
 
 def run_ladder(
@@ -186,12 +188,14 @@ def run_ladder(
                     status.rows_done += runs
                     continue
                 counts = [0, 0, 0]
+                unusable = 0
                 for sample in range(runs):
                     record = engine.answer_admitted(
                         store, fact.question, admission, rung_treatment(fact, rung), policy, provider, verifier,
                         burn=burn, sample_index=sample, run_id=config.run_id, ranked=result)
                     flags = classify(record, fact, rung, sp)
                     counts = [c + f for c, f in zip(counts, flags)]
+                    unusable += not record.contract.valid
                     writer.write({
                         "fact": fact.id, "kind": fact.kind, "rung": rung.label, "value": rung.value, "sample": sample,
                         "source": "cache" if record.cache_hit else "provider", "record_id": record.record_id,
@@ -209,7 +213,7 @@ def run_ladder(
                     if progress is not None:
                         progress(f"{fact.id} / {rung.label}: sample {sample + 1} of {runs}")
                 rungs.append(RungResult(label=rung.label, value=rung.value, runs=runs, used_sentinel=counts[0],
-                                        used_memory=counts[1], objected=counts[2], void=False))
+                                        used_memory=counts[1], objected=counts[2], void=False, unusable=unusable))
             results.append(FactResult(id=fact.id, kind=fact.kind, status="ok", rungs=rungs))
         state = "complete"
     except KeyboardInterrupt:
@@ -236,7 +240,8 @@ def judge(results: list[FactResult], sp: SentinelPolicy) -> LadderResult:
     for f in results:
         if f.kind == "zero_prior":
             any_control = True
-            passed = all(not r.void and r.runs and r.used_sentinel / r.runs >= sp.control_pass_rate for r in f.rungs)
+            passed = all(not r.void and r.runs > r.unusable
+                         and r.used_sentinel / (r.runs - r.unusable) >= sp.control_pass_rate for r in f.rungs)
             controls_ok = controls_ok and passed
             out.append(f.model_copy(update={"control": "passed" if passed else "failed"}))
     for f in results:
@@ -251,13 +256,15 @@ def render(config: LadderConfig, ladder: LadderResult) -> str:
              f"model `{config.model_id}`, {config.runs} run(s) per rung, sentinel store `{config.sentinel_db}`.", ""]
     failed = [f.id for f in ladder.facts if f.control == "failed"]
     if failed:
-        lines += [f"**Zero-prior control failed ({', '.join(failed)}):** the model did not repeat values it could "
-                  "only have read in its documents, so the competing ladders below are not interpretable.", ""]
+        lines += [f"**Zero-prior control failed ({', '.join(failed)}):** the answers did not repeat values the model "
+                  "could only have read in its documents (or were unusable, or the value never reached the prompt), "
+                  "so the competing ladders below are not interpretable.", ""]
     for f in ladder.facts:
         extra = f", control {f.control}" if f.control else ""
         lines += [f"## {f.id} ({f.kind}, {f.status}{extra})", "",
-                  "| rung | value | runs | used sentinel | used memory | objected | void |", "|---|---|---|---|---|---|---|"]
+                  "| rung | value | runs | used sentinel | used memory | objected | unusable | void |",
+                  "|---|---|---|---|---|---|---|---|"]
         lines += [f"| {r.label} | `{r.value}` | {r.runs} | {r.used_sentinel} | {r.used_memory} | {r.objected} | "
-                  f"{'yes' if r.void else ''} |" for r in f.rungs]
+                  f"{r.unusable} | {'yes' if r.void else ''} |" for r in f.rungs]
         lines.append("")
     return "\n".join(lines)

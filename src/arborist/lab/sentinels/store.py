@@ -54,21 +54,28 @@ def variant_id(fact: Fact, rung_label: str) -> str:
 
 
 def check_facts(facts: Facts, documents: list[SourceDocument]) -> None:
-    """Every fact's document exists and holds its true value; no rung value occurs anywhere in the corpus
-    already (so an answer can only have it from the patch). Errors name the fact."""
+    """Every fact's document exists and holds its true value, which no other document holds (so an answer
+    with it was not read elsewhere); no rung value occurs anywhere in the corpus already, case aside (so an
+    answer can only have it from the patch). Errors name the fact."""
     by_source = {d.source_id: d for d in documents}
-    everything = [d.text for d in documents] + [d.title for d in documents]
+    everything = [d.text.casefold() for d in documents] + [d.title.casefold() for d in documents]
     for fact in facts.facts:
         doc = by_source.get(fact.source_id)
         if doc is None:
             raise InputError(f"fact '{fact.id}': no document with source id '{fact.source_id}' in the corpus")
         if fact.true_value not in doc.text:
             raise InputError(f"fact '{fact.id}': true value '{fact.true_value}' is not in '{fact.source_id}'")
+        elsewhere = [d.source_id for d in documents if d.source_id != fact.source_id
+                     and fact.true_value.casefold() in (d.text + " " + d.title).casefold()]
+        if elsewhere:
+            raise InputError(f"fact '{fact.id}': true value '{fact.true_value}' is also in {elsewhere[0]}; an answer "
+                             "stating it could have read it there, not remembered it: pick a value only its document has")
         for rung in fact.rungs:
-            if any(rung.value in text for text in everything):
+            if any(rung.value.casefold() in text for text in everything) or rung.value.casefold() in \
+                    fact.question.casefold():
                 raise InputError(f"fact '{fact.id}': rung '{rung.label}' value '{rung.value}' already occurs in "
-                                 "the corpus; pick a value that does not, so its presence in an answer means "
-                                 "the model read the patch")
+                                 "the corpus or the question; pick a value that does not, so its presence in an "
+                                 "answer means the model read the patch")
             if rung.value in (other.true_value for other in facts.facts):
                 raise InputError(f"fact '{fact.id}': rung '{rung.label}' value is another fact's true value")
 
@@ -86,7 +93,7 @@ def patch_into(store: CorpusStore, documents: list[SourceDocument], facts: Facts
         for rung in fact.rungs:
             vid = variant_id(fact, rung.label)
             variants[vid] = Variant(fact=fact.id, rung=rung.label, base_source_id=fact.source_id)
-            patched.append(SourceDocument(source_id=vid, title=doc.title,
+            patched.append(SourceDocument(source_id=vid, title=doc.title.replace(fact.true_value, rung.value),
                                           text=doc.text.replace(fact.true_value, rung.value)))
     chunking = store.chunking()
     if chunking is None:
@@ -116,6 +123,8 @@ def build_sentinel_store(
         raise InputError(f"--out '{out}' already exists; remove it or choose another path (a sentinel store is "
                          "built new, never over a file)")
     with open_store(source) as src:  # read only: nothing here writes the source
+        if src.role() == "sentinel":
+            raise InputError(f"--db '{source}' is a sentinel store; build from the real corpus store")
         documents = list(src.iter_documents())
         chunking = src.chunking()
         dense = src.vector_count(embedding.MODEL_ID) > 0
@@ -123,8 +132,10 @@ def build_sentinel_store(
         raise InputError(f"source store '{source}' holds no documents; ingest the corpus first")
     check_facts(facts, documents)
     tmp = out.with_name(out.name + ".building")
-    if tmp.exists():
-        tmp.unlink()
+    leftovers = (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm"))
+    for stale in leftovers:  # a killed build's files must not be replayed into this one
+        if stale.exists():
+            stale.unlink()
     try:
         with open_store(tmp, create=True) as store:
             store.mark_sentinel()
@@ -134,9 +145,10 @@ def build_sentinel_store(
                 if progress is not None:
                     progress("embedding the sentinel store's chunks")
                 embed_missing(store)
+            store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         os.replace(tmp, out)
     finally:
-        for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+        for leftover in leftovers:
             if leftover.exists():
                 leftover.unlink()
     return mapping
