@@ -84,3 +84,12 @@ def test_bad_bench_options_are_refused_before_any_answer(demo_db: Path, tmp_path
         result = run_cli(*base, *extra)
         assert result.exit_code == 1 and message in result.stderr, result.stderr
         assert not (tmp_path / "o").exists()  # refused before anything was written
+
+
+def test_fixture_lines_keep_hashes_and_addresses_in_their_text(tmp_path: Path) -> None:
+    f = tmp_path / "q.txt"
+    f.write_text("q1: Who do I email? => support@quillmate.com @ support/channels.md\nq2: What does issue #12 say?\n")
+    one, two = parse_fixtures(f)
+    assert (one.question, one.answers, one.source_ids) == ("Who do I email?", ["support@quillmate.com"],
+                                                           ["support/channels.md"])
+    assert two.question == "What does issue #12 say?" and two.answers == [] and two.source_ids == []

@@ -91,9 +91,16 @@ def test_facts_that_cannot_be_patched_are_refused_by_name(demo_db: Path, tmp_pat
     assert not (tmp_path / "s.db").exists() and not list(tmp_path.glob("s.db*"))
 
 
-def test_a_sentinel_store_is_never_the_source_of_another(sentinel_db: Path, tmp_path: Path) -> None:
+def test_a_sentinel_store_is_never_copied_into_another_store(sentinel_db: Path, tmp_path: Path,
+                                                              run_cli: Callable[..., Result]) -> None:
     with pytest.raises(InputError, match="is a sentinel store"):
         build_sentinel_store(sentinel_db, FACTS, tmp_path / "again.db")
+    from arborist.lab.fixtures import demo_fixtures_path
+
+    benched = run_cli("bench", "layouts", "--db", sentinel_db, "--evaluation", demo_fixtures_path(),
+                      "--out", tmp_path / "b", "--model", "scripted", "--cache-directory", tmp_path / "c")
+    assert benched.exit_code == 1 and "is a sentinel store" in benched.stderr
+    assert not (tmp_path / "c").exists() and not (tmp_path / "b").exists()
 
 
 def test_a_facts_file_is_checked_with_one_line_errors(tmp_path: Path) -> None:

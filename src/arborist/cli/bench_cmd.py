@@ -39,7 +39,7 @@ def bench() -> None:
 @click.option("--section", help="With a fixture file: only this section's questions.")
 @click.option("--layouts", default="tail,bookend,per_chunk", show_default=True,
               help=f"Comma-separated layouts ({', '.join(POLICY_LAYOUTS)}); the first is the control.")
-@click.option("--samples", default=2, show_default=True, type=click.IntRange(1, 100),
+@click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
               help="Answers per question and layout (more than 1 needs --temperature above 0); they share the prompt.")
 @click.option("--limit", type=click.IntRange(1), help="Only the first N (selected) questions.")
 @click.option("--question-ids", type=click.Path(path_type=Path, dir_okay=False), help="Only these question ids.")

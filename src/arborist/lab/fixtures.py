@@ -1,14 +1,15 @@
 """Regression-fixture question files: sections, comments, one question a line.
 
-    # a comment (a whole line, or after the text of a line)
+    # a comment (a whole line)
     [list]
     f-list-01: Which plans can use SAML single sign-on? => Business and Enterprise | Business @ security/sso.md
 
-A line is `id: question`, then optionally `=> gold | alias | ...` and
-`@ source id, source id`. `[name]` starts a section; a question belongs to
-the last section above it (none before the first). Such a file becomes an
-ordinary arborist-evaluation/1 for a given corpus (`to_evaluation`), so
-every lab command reads it; the section is kept in the question id's map.
+A line is `id: question`, then optionally ` => gold | alias | ...` and
+` @ source id, source id` (the last ` @ ` of the line, so an answer may hold
+an address). `[name]` starts a section; a question belongs to the last
+section above it (none before the first). Such a file becomes an ordinary
+arborist-evaluation/1 for a given corpus (`to_evaluation`, optionally of one
+section), so every lab command reads it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from arborist.errors import InputError
 from arborist.evaluation.format import Evaluation, Question
 
 _SECTION = re.compile(r"^\[([^\]]+)\]$")
-_LINE = re.compile(r"^(?P<id>[^:\s][^:]*?):\s*(?P<q>.+?)(?:\s*=>\s*(?P<a>[^@]*?))?(?:\s*@\s*(?P<s>.+))?$")
+_ID = re.compile(r"^(?P<id>[^:\s][^:]*?):\s*(?P<rest>.+)$")
 
 
 @dataclass(frozen=True)
@@ -47,23 +48,29 @@ def parse_fixtures(path: Path) -> list[FixtureQuestion]:
     out: list[FixtureQuestion] = []
     seen: set[str] = set()
     for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
-        if not line:
+        line = raw.strip()
+        if not line or line.startswith("#"):
             continue
         m = _SECTION.match(line)
         if m:
             section = m.group(1).strip()
             continue
-        m = _LINE.match(line)
+        m = _ID.match(line)
         if m is None:
             raise InputError(f"{path}:{n}: not a question line; write `id: question => answer | alias @ source`")
         qid = m.group("id").strip()
         if qid in seen:
             raise InputError(f"{path}:{n}: question id '{qid}' is used twice")
         seen.add(qid)
-        answers = [a.strip() for a in (m.group("a") or "").split("|") if a.strip()]
-        sources = [s.strip() for s in (m.group("s") or "").split(",") if s.strip()]
-        out.append(FixtureQuestion(qid, m.group("q").strip(), answers, sources, section, n))
+        rest, at, where = m.group("rest").rpartition(" @ ")
+        if not at:
+            rest, where = m.group("rest"), ""
+        question, arrow, golds = rest.partition(" => ")
+        answers = [a.strip() for a in golds.split("|") if a.strip()] if arrow else []
+        sources = [s.strip() for s in where.split(",") if s.strip()]
+        if not question.strip():
+            raise InputError(f"{path}:{n}: question '{qid}' has no text")
+        out.append(FixtureQuestion(qid, question.strip(), answers, sources, section, n))
     if not out:
         raise InputError(f"question fixture file '{path}' holds no questions")
     return out

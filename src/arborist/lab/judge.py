@@ -35,7 +35,7 @@ JUDGE_SUMMARY = "results/judge-summary.json"
 Verdict = Literal["supported", "unsupported", "contradicted"]
 Relevance = Literal["relevant", "partial", "irrelevant"]
 RELEVANCE_SCORE: dict[str, float] = {"relevant": 1.0, "partial": 0.5, "irrelevant": 0.0}
-Status = Literal["judged", "contract_invalid", "abstained", "judge_failed", "budget_exhausted"]
+Status = Literal["judged", "contract_invalid", "abstained", "no_evidence", "judge_failed", "budget_exhausted"]
 
 STATEMENTS_PROMPT = (
     "You split an answer into atomic factual statements: each one short, self-contained (names instead of "
@@ -140,7 +140,10 @@ class Judge:
             return JudgedRow(**base, status="contract_invalid", detail=row.contract.reason)
         if row.contract.abstention == "full" or not row.answer.text.strip():
             return JudgedRow(**base, status="abstained")
-        evidence = row.trace.prompt_messages[-1]["content"] if row.trace and row.trace.prompt_messages else ""
+        if row.trace is None or not row.trace.prompt_messages:
+            return JudgedRow(**base, status="no_evidence",
+                             detail="the row does not record the prompt (written before the run viewer)")
+        evidence = row.trace.prompt_messages[-1]["content"]
         calls = hits = 0
         text, hit = self._ask(self.statements, STATEMENTS_PROMPT, f"QUESTION: {row.question}\nANSWER: {row.answer.text}",
                               STATEMENTS_SCHEMA)
@@ -187,8 +190,15 @@ class JudgeSummary(BaseModel):
 
 
 def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str) -> JudgeSummary:
-    """Judge every row into results/judge-per-query.jsonl and summarise into results/judge-summary.json."""
-    writer = rundir.RowWriter(run_dir / JUDGE_ROWS)
+    """Judge every row into results/judge-per-query.jsonl and summarise into results/judge-summary.json.
+
+    The budget is per run (a sweep's cells each get it whole). Both files appear only once every row is
+    judged: an interrupted judge leaves neither half-written (its calls are cached, so a rerun is cheap).
+    """
+    judge.calls = 0
+    final = run_dir / JUDGE_ROWS
+    partial = final.with_name(final.name + ".partial")
+    writer = rundir.RowWriter(partial)
     judged: list[JudgedRow] = []
     try:
         exhausted = False
@@ -203,8 +213,12 @@ def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str
                     out = JudgedRow(query_id=row.query_id, arm=row.arm, sample=row.sample, status="budget_exhausted")
             judged.append(out)
             writer.write(out.model_dump(mode="json"))
-    finally:
+    except BaseException:
         writer.close()
+        partial.unlink(missing_ok=True)
+        raise
+    writer.close()
+    partial.replace(final)
     ok = [j for j in judged if j.status == "judged"]
     limitations = []
     for role, provider in (("statements", judge.statements), ("verdicts", judge.verdicts)):

@@ -155,13 +155,26 @@ def run_layout_bench(
     """Run the bench; `base` carries every run option but the corpus, evaluation, layout and run root."""
     if len(layouts) < 2:
         raise InputError("--layouts needs at least two layouts: the first is the control the others are paired with")
+    if len(set(layouts)) != len(layouts):
+        raise InputError(f"--layouts names a layout twice ({', '.join(layouts)})")
+    temperature = base.policy_values.get("temperature")
+    if base.samples > 1 and not temperature:
+        raise InputError(f"--samples {base.samples} needs --temperature above 0: at temperature 0 every sample is "
+                         "the same answer")
     with open_store(db) as store:
+        if store.role() == "sentinel":
+            raise InputError(f"'{db}' is a sentinel store (patched values); bench the real corpus store")
         documents = list(store.iter_documents())
         digest, chunking = store.digest(), store.chunking()
     if not documents or chunking is None:
         raise InputError(f"store '{db}' holds no documents; ingest the corpus first")
     chosen = evaluation_for(evaluation, digest, section)
     ids = select_quantifiers(chosen, quantifiers)
+    if ids is not None and base.question_ids is not None:
+        wanted = {line.strip() for line in base.question_ids.read_text(encoding="utf-8").splitlines() if line.strip()}
+        ids = [i for i in ids if i in wanted]
+        if not ids:
+            raise InputError("no question is both in --question-ids and in the --quantifier classes")
     created = datetime.now(UTC)
     name = f"{created.strftime('%Y%m%dT%H%M%SZ')}-layout-bench-" + tagged_digest(
         BENCH_TAG, {"corpus": digest, "layouts": list(layouts), "samples": base.samples})[7:15]
@@ -189,8 +202,11 @@ def run_layout_bench(
         t = datetime.now(UTC)
         outcome = execute(plan, provider, progress)
         seconds[layout] = round((datetime.now(UTC) - t).total_seconds(), 3)
+        if outcome.status.state == "interrupted":
+            raise KeyboardInterrupt  # the finished runs stay in runs/; a rerun is served from the cache
         if outcome.status.state != "complete":
-            raise InputError(f"the {layout} run stopped ({outcome.status.state}): {outcome.status.message}")
+            raise InputError(f"the {layout} run stopped ({outcome.status.state}): {outcome.status.message}; run the "
+                             "bench again (answers already made are served from the cache)")
         run_dirs[layout] = outcome.run_dir
     control = layouts[0]
     rows = []

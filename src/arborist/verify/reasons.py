@@ -84,7 +84,7 @@ REASONS: dict[Reason, str] = {
     Reason.LOW_OVERLAP: "the claim's content-stem overlap with the best window of the cited evidence is below the threshold",
     Reason.NEGATION_MISMATCH: "the claim and the words that support it disagree in negation (not/no/never/unable/lack/"
     "fail, or a negative prefix: dependent vs independent)",
-    Reason.NEGATION_UNSTATED: "the claim negates a word (not effective, ineffective, unable to ...) that its support "
+    Reason.NEGATION_UNSTATED: "the claim negates a word (does not cause, fails to reduce, ...) that its support "
     "never uses, either way round: the negation is the claim's own",
     Reason.DIRECTION_MISMATCH: "the claim states the opposite direction of its support (increase vs reduce, induce vs "
     "suppress, higher vs lower, improve vs worsen, before vs after, ...)",

@@ -208,7 +208,7 @@ def _verify_item(
         notes += [f"quote: {f.note}" for f in findings]
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
     # verified only by a quote that holds it and speaks of what the question asks.
-    bare = mode != "quote" and len(claim.tokens) <= BARE_ANSWER_TOKENS
+    bare = mode != "quote" and len(claim.tokens) <= BARE_ANSWER_TOKENS and bool(question_stems)
     on_topic = not bare or (item.quote is not None and bool((content_stems(item.quote) & question_stems) - claim.stems))
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
