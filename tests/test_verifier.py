@@ -694,3 +694,25 @@ def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() 
     right = verify_answer(question, "claim_lattice", ev, answer(
         "Capital Cities Communications", "In the 1980s the network's parent merged with Capital Cities Communications"))
     assert right.label is Label.STRICT, right.reasons
+
+
+def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
+    text = "The Greek economy is classified as advanced and high-income. Greece adopted the euro in 2001."
+    ev = [{"id": "E1", "title": "Greece", "text": text}]
+
+    def answer(claim: str, quote: str) -> dict[str, object]:
+        return {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+
+    question = "What currency predated the euro in the country Signmark is from?"
+    off = verify_answer(question, "claim_lattice", ev, answer(
+        "The Greek economy is classified as advanced and high-income.",
+        "The Greek economy is classified as advanced and high-income"))
+    assert off.claims[0].verdict is Verdict.VERIFIED_QUOTE and off.label is Label.HYBRID
+    assert Reason.OFF_TOPIC in off.reasons
+    on = verify_answer(question, "claim_lattice", ev, answer("Greece adopted the euro in 2001.",
+                                                             "Greece adopted the euro in 2001"))
+    assert on.label is Label.STRICT
+    unchecked = verify_answer(question, "claim_lattice", ev, answer(
+        "The Greek economy is classified as advanced and high-income.",
+        "The Greek economy is classified as advanced and high-income"), VerifierPolicy(topic_check=False))
+    assert unchecked.label is Label.STRICT

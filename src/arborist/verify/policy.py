@@ -70,6 +70,10 @@ class VerifierPolicy(BaseModel):
     slot_check: bool = Field(
         default=True, description="Rule 10: an answer to a when/how-many question that states no date/number is not STRICT"
     )
+    topic_check: bool = Field(
+        default=True, description="Rule 11: an answer none of whose claims shares a content stem with the question is "
+        "not STRICT"
+    )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"
     )

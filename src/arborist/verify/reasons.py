@@ -63,6 +63,7 @@ class Reason(StrEnum):
     TITLE_IRRELEVANT = "TITLE_IRRELEVANT"
     SUBJECT_ABSENT = "SUBJECT_ABSENT"
     SLOT_UNFILLED = "SLOT_UNFILLED"
+    OFF_TOPIC = "OFF_TOPIC"
     NO_CLAIMS = "NO_CLAIMS"
     ABSTAINED = "ABSTAINED"
     PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
@@ -102,6 +103,8 @@ REASONS: dict[Reason, str] = {
     Reason.SUBJECT_ABSENT: "none of the question's subject tokens occurs in any cited evidence (Rule 9)",
     Reason.SLOT_UNFILLED: "the question asks for a date or a number (when / how many / how much ...) and no claim "
     "states one (Rule 10: demotes STRICT)",
+    Reason.OFF_TOPIC: "no claim of the answer shares a content word with the question: it answers something else, "
+    "however well its claims are backed (Rule 11: demotes STRICT)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

@@ -33,7 +33,9 @@ Per answer:
                 with the question in its title nor in its text (an
                 abbreviation the chunk or question defines counts in either
                 form), and by Rule 10 (SLOT_UNFILLED, see
-                `slots`) when a when/how-many question gets no date/number
+                `slots`) when a when/how-many question gets no date/number,
+                and by Rule 11 (OFF_TOPIC) when no claim shares a content
+                stem with the question (it answers something else)
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
     ABSTAINED   no claims and at least one abstained request
@@ -263,6 +265,22 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
+def _on_topic(item: Item, subject: frozenset[str], prepared: dict[str, Prepared]) -> bool:
+    """Whether a claim (or, for a bare answer, its quote) shares a content stem with the question, reading
+    abbreviations its cited chunks define in either form."""
+    texts = [item.text] + ([item.quote] if item.quote and len(tokenise(item.text)) <= BARE_ANSWER_TOKENS else [])
+    for text in texts:
+        stems = content_stems(text)
+        if stems & subject:
+            return True
+        for eid in item.evidence_ids:
+            chunk = prepared.get(eid)
+            defs = definitions(chunk.ev.text, text) if chunk else {}
+            if defs and content_stems(expand(text, defs)) & subject:
+                return True
+    return False
+
+
 def verify_answer(
     question: str,
     mode: str,
@@ -332,6 +350,15 @@ def verify_answer(
         if label is Label.STRICT:
             label = Label.HYBRID
             notes.append("Rule 10: STRICT demoted to HYBRID")
+    # Rule 11: an answer speaks of what was asked. Verified claims that share no content word with the
+    # question ("The Greek economy is advanced" for "What currency predated the euro in Finland?") answer
+    # something else; a bare answer ("1957") is on topic through its quote (BARE_ANSWER).
+    if policy.topic_check and subject and n and label is Label.STRICT and not any(
+        _on_topic(item, subject, prepared) for item in parsed.items
+    ):
+        _add(reasons, Reason.OFF_TOPIC)
+        notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
+        label = Label.HYBRID
     if subject and cited and not any(c.stem_set & subject for c in cited):
         _add(reasons, Reason.SUBJECT_ABSENT)
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
