@@ -315,7 +315,8 @@ def test_rule8_a_chunk_unrelated_to_the_question_demotes_strict_to_hybrid() -> N
     assert Reason.TITLE_IRRELEVANT in v.reasons and Reason.TITLE_IRRELEVANT in v.claims[0].reasons
     assert v.audit_mode is AuditMode.LINKED
     off = verify_answer(elsewhere, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])),
-                        VerifierPolicy(title_relevance=False, topic_check=False))  # Rule 11 would demote it too
+                        VerifierPolicy(title_relevance=False, topic_check=False, question_terms_check=False))
+    # (Rules 11 and 12 would demote it too: the claim shares no word with the question, nor the chunk "Ancona")
     assert off.label is Label.STRICT and Reason.TITLE_IRRELEVANT not in off.reasons
     # a paragraph of a long article rarely repeats the article's title: its text speaking of the question is enough
     kept = verify_answer(Q, "claim_lattice_pointer", [chunk], pointer((GOOD, ["E1"])))
@@ -697,7 +698,8 @@ def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() 
 
 
 def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
-    text = "The Greek economy is classified as advanced and high-income. Greece adopted the euro in 2001."
+    text = ("The Greek economy is classified as advanced and high-income. Greece adopted the euro in 2001. "
+            "Signmark is from Greece.")
     ev = [{"id": "E1", "title": "Greece", "text": text}]
 
     def answer(claim: str, quote: str) -> dict[str, object]:
@@ -716,3 +718,21 @@ def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
         "The Greek economy is classified as advanced and high-income.",
         "The Greek economy is classified as advanced and high-income"), VerifierPolicy(topic_check=False))
     assert unchecked.label is Label.STRICT
+
+
+def test_rule_12_the_questions_names_and_years_must_be_in_the_cited_evidence() -> None:
+    text = "Tesla demonstrated alternating current to the American Institute of Electrical Engineers in New York."
+    ev = [{"id": "E1", "title": "Nikola Tesla", "text": text}]
+    claim = "Tesla demonstrated alternating current to the American Institute of Electrical Engineers."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": text}], "abstained_requests": []}
+    v = verify_answer("To what Philadelphia institution did Tesla demonstrate alternating current?",
+                      "claim_lattice", ev, answer)
+    assert v.label is Label.HYBRID and Reason.QUESTION_TERMS_ABSENT in v.reasons
+    assert any("Philadelphia" in n for n in v.notes)
+    v = verify_answer("What did Tesla demonstrate in 1888?", "claim_lattice", ev, answer)
+    assert Reason.QUESTION_TERMS_ABSENT in v.reasons  # a year the evidence never states
+    v = verify_answer("To what New York institution did Tesla demonstrate alternating current?",
+                      "claim_lattice", ev, answer)
+    assert v.label is Label.STRICT
+    v = verify_answer("A customer paid $4,000. What did Tesla demonstrate?", "claim_lattice", ev, answer)
+    assert Reason.QUESTION_TERMS_ABSENT not in v.reasons  # the asker's own amounts are not looked up

@@ -74,6 +74,10 @@ class VerifierPolicy(BaseModel):
         default=True, description="Rule 11: an answer none of whose claims shares a content stem with the question is "
         "not STRICT"
     )
+    question_terms_check: bool = Field(
+        default=True, description="Rule 12: a name or year of the question that no cited chunk holds keeps the "
+        "answer from STRICT"
+    )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"
     )

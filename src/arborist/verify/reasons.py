@@ -64,6 +64,7 @@ class Reason(StrEnum):
     SUBJECT_ABSENT = "SUBJECT_ABSENT"
     SLOT_UNFILLED = "SLOT_UNFILLED"
     OFF_TOPIC = "OFF_TOPIC"
+    QUESTION_TERMS_ABSENT = "QUESTION_TERMS_ABSENT"
     NO_CLAIMS = "NO_CLAIMS"
     ABSTAINED = "ABSTAINED"
     PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
@@ -105,6 +106,8 @@ REASONS: dict[Reason, str] = {
     "states one (Rule 10: demotes STRICT)",
     Reason.OFF_TOPIC: "no claim of the answer shares a content word with the question: it answers something else, "
     "however well its claims are backed (Rule 11: demotes STRICT)",
+    Reason.QUESTION_TERMS_ABSENT: "a name or year of the question occurs in none of the evidence the answer cites, "
+    "so that evidence cannot answer it (Rule 12: demotes STRICT)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

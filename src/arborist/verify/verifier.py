@@ -34,8 +34,10 @@ Per answer:
                 abbreviation the chunk or question defines counts in either
                 form), and by Rule 10 (SLOT_UNFILLED, see
                 `slots`) when a when/how-many question gets no date/number,
-                and by Rule 11 (OFF_TOPIC) when no claim shares a content
-                stem with the question (it answers something else)
+                by Rule 11 (OFF_TOPIC) when no claim shares a content
+                stem with the question (it answers something else), and by
+                Rule 12 (QUESTION_TERMS_ABSENT) when a name or year of the
+                question occurs in none of the cited evidence
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
     ABSTAINED   no claims and at least one abstained request
@@ -265,6 +267,27 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
+def _question_terms_absent(question: str, cited: list[Prepared]) -> list[str]:
+    """The question's names and years that no cited chunk (text or title) holds, abbreviations read in
+    either form. Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
+    tokens = tokenise(question)
+    wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
+    wanted.update({t.norm: t.surface for t in name_tokens(question, tokens)})
+    if not wanted:
+        return []
+    pool: set[str] = set()
+    for chunk in cited:
+        defs = definitions(chunk.ev.text, question)
+        text = expand(chunk.ev.text, defs) if defs else chunk.ev.text
+        pool.update(t.norm for t in (*tokenise(text), *chunk.title_tokens))
+        if defs:
+            pool.update(t.norm for t in tokenise(expand(question, defs)) if t.norm not in wanted)
+            for short, long in defs.items():
+                if any(t.norm in pool for t in tokenise(long)) or short.casefold() in pool:
+                    pool.add(short.casefold())
+    return [surface for norm, surface in wanted.items() if norm not in pool]
+
+
 def _on_topic(item: Item, subject: frozenset[str], prepared: dict[str, Prepared]) -> bool:
     """Whether a claim (or, for a bare answer, its quote) shares a content stem with the question, reading
     abbreviations its cited chunks define in either form."""
@@ -359,6 +382,15 @@ def verify_answer(
         _add(reasons, Reason.OFF_TOPIC)
         notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
         label = Label.HYBRID
+    # Rule 12: the names and years the question is asked about must be in the evidence the answer cites:
+    # "What Philadelphia institution..." is not answered from a chunk that never mentions Philadelphia.
+    if policy.question_terms_check and n and cited and label is Label.STRICT:
+        absent = _question_terms_absent(question, cited)
+        if absent:
+            _add(reasons, Reason.QUESTION_TERMS_ABSENT)
+            notes.append(f"Rule 12: the question's {', '.join(absent)} occur(s) in none of the cited evidence; "
+                         "STRICT demoted to HYBRID")
+            label = Label.HYBRID
     if subject and cited and not any(c.stem_set & subject for c in cited):
         _add(reasons, Reason.SUBJECT_ABSENT)
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
