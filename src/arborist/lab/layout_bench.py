@@ -37,6 +37,7 @@ from arborist.lab import rundir
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.fixtures import parse_fixtures, to_evaluation
 from arborist.lab.metrics import mean
+from arborist.lab.metrics.answers import LABELS
 from arborist.lab.report import load_rows
 from arborist.lab.rows import Row
 from arborist.lab.runner import ProgressSink, RunRequest, execute, plan_run
@@ -45,7 +46,6 @@ from arborist.verify.quantifier import QuantifierClass, classify_quantifier
 
 BUCKETS_KB = (16, 32, 64)
 BENCH_TAG = "arborist-layout-bench/1"
-LABELS = ("STRICT", "HYBRID", "UNGROUNDED", "ABSTAINED")
 
 
 class LayoutRow(BaseModel):
