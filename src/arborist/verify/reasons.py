@@ -95,7 +95,7 @@ REASONS: dict[Reason, str] = {
     Reason.COMPARISON_MISMATCH: "the claim compares its terms the other way round from its support (A more than B vs "
     "B more than A)",
     Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
-    "only by a quote that holds it and shares a content word with the question (besides the answer's own)",
+    "only by a quote that holds it and at least half of the question's content words (besides the answer's own)",
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
     Reason.WARRANT_MISSING: "the claim cites no evidence, or cites an id that is not in the evidence",
     Reason.TOO_MANY_EVIDENCE_IDS: "the claim cites more evidence ids than the policy allows per claim",

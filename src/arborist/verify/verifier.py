@@ -18,8 +18,8 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     passed
     (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
     "in 1957" - is never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
-    shares a content stem with the question besides the answer's own:
-    BARE_ANSWER otherwise)
+    holds at least half of the question's content stems besides the
+    answer's own: BARE_ANSWER otherwise)
     PARTIAL         quote, span or paraphrase passed, but the claim is not
                     verified; also a verified claim that cites an unknown id
                     or more ids than `max_evidence_ids` is capped here
@@ -211,9 +211,10 @@ def _verify_item(
         failures += [f.reason for f in findings]
         notes += [f"quote: {f.note}" for f in findings]
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
-    # verified only by a quote that holds it and speaks of what the question asks.
+    # verified only by a quote that holds it and says most of what the question asks about.
     bare = mode != "quote" and len(claim.tokens) <= BARE_ANSWER_TOKENS and bool(question_stems)
-    on_topic = not bare or (item.quote is not None and bool((content_stems(item.quote) & question_stems) - claim.stems))
+    asked = question_stems - claim.stems
+    on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
         notes.append("a bare answer is verified only by a quote that holds it and shares a word with the question "
