@@ -480,9 +480,7 @@ def execute(
                                               arm.policy, pool)
             if part.withheld_chunk_ids:  # the record's ranked list is the one admission saw
                 gone = set(part.withheld_chunk_ids)
-                kept = [h for h in result.results if h.chunk_id not in gone]
-                result = result.model_copy(update={"results": [
-                    h.model_copy(update={"rank": i}) for i, h in enumerate(kept, start=1)]})
+                result = result.keeping(lambda h: h.chunk_id not in gone)
             treated = (result, admitted, part)
         for sample in item.samples:
             if stop.is_set():

@@ -100,6 +100,12 @@ class SearchResult(BaseModel):
         default_factory=dict, description="Requested routes that could not run, with the reason."
     )
 
+    def keeping(self, keep: Callable[[SearchHit], bool], k: int | None = None) -> SearchResult:
+        """The fused list without the hits `keep` rejects (at most `k` left), ranks renumbered from 1:
+        what a caller that hides documents (withheld evidence, other sentinel variants) records as ranked."""
+        kept = [h for h in self.results if keep(h)][:k]
+        return self.model_copy(update={"results": [h.model_copy(update={"rank": i}) for i, h in enumerate(kept, 1)]})
+
 
 def _title_filter(
     rows: dict[int, ChunkRow], terms: QueryTerms, fused: list[tuple[int, float, dict[str, int]]]

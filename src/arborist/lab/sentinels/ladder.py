@@ -120,10 +120,7 @@ def rung_evidence(
     # every hidden copy competes in each route's own list too: widen the routes as well as the fused list
     deep = policy.search.model_copy(update={"k": policy.search.k + extra,
                                             "route_depth": min(10_000, policy.search.route_depth + extra)})
-    result = search(store, fact.question, deep)
-    visible_hits = [h for h in result.results if visible(h.source_id)]
-    ranked = [h.model_copy(update={"rank": i}) for i, h in enumerate(visible_hits[: policy.search.k], start=1)]
-    result = result.model_copy(update={"results": ranked})
+    result = search(store, fact.question, deep).keeping(lambda h: visible(h.source_id), policy.search.k)
     admission = admit(ranked_chunks(result), policy.evidence_k, policy.context_runes)
     # The rung's chunks go last: the prompt before them is the same for every rung of the fact.
     last = [c for c in admission.admitted if c.source_id != keep] + [c for c in admission.admitted if c.source_id == keep]
