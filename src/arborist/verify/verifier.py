@@ -153,6 +153,10 @@ def _not_run(detail: str) -> Check:
 BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
 
 
+def _bare(text: str) -> bool:
+    return len(tokenise(text)) <= BARE_ANSWER_TOKENS
+
+
 def _verify_item(
     item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
     question_stems: frozenset[str] = frozenset(),
@@ -212,13 +216,13 @@ def _verify_item(
         notes += [f"quote: {f.note}" for f in findings]
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
     # verified only by a quote that holds it and says most of what the question asks about.
-    bare = mode != "quote" and len(claim.tokens) <= BARE_ANSWER_TOKENS and bool(question_stems)
+    bare = mode != "quote" and _bare(item.text) and bool(question_stems)
     asked = question_stems - claim.stems
     on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
-        notes.append("a bare answer is verified only by a quote that holds it and shares a word with the question "
-                     "(besides the answer's own words)")
+        notes.append("a bare answer is verified only by a quote that holds it and at least half of the question's "
+                     "content words (besides the answer's own)")
     if quote_ok and entities.passed and backs_claim and agrees and on_topic:
         verdict = Verdict.VERIFIED_QUOTE
     elif span.passed and entities.passed and not bare:
@@ -292,7 +296,7 @@ def _question_terms_absent(question: str, cited: list[Prepared]) -> list[str]:
 def _on_topic(item: Item, subject: frozenset[str], prepared: dict[str, Prepared]) -> bool:
     """Whether a claim (or, for a bare answer, its quote) shares a content stem with the question, reading
     abbreviations its cited chunks define in either form."""
-    texts = [item.text] + ([item.quote] if item.quote and len(tokenise(item.text)) <= BARE_ANSWER_TOKENS else [])
+    texts = [item.text] + ([item.quote] if item.quote and _bare(item.text) else [])
     for text in texts:
         stems = content_stems(text)
         if stems & subject:
