@@ -18,6 +18,7 @@ from arborist.verify import (
     PolicyError,
     Reason,
     Verdict,
+    Verification,
     VerifierPolicy,
     VerifyInputError,
     load_policy,
@@ -699,7 +700,7 @@ def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() 
 
 def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
     text = ("The Greek economy is classified as advanced and high-income. Greece adopted the euro in 2001. "
-            "Signmark is from Greece.")
+            "The rapper Signmark is from Greece.")
     ev = [{"id": "E1", "title": "Greece", "text": text}]
 
     def answer(claim: str, quote: str) -> dict[str, object]:
@@ -713,10 +714,19 @@ def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
     assert Reason.OFF_TOPIC in off.reasons
     on = verify_answer(question, "claim_lattice", ev, answer("Greece adopted the euro in 2001.",
                                                              "Greece adopted the euro in 2001"))
-    assert on.label is Label.STRICT
+    assert Reason.OFF_TOPIC not in on.reasons
+    # (it never says where Signmark is from: Rule 12 keeps it from STRICT; with the bridge it is STRICT)
+    assert on.label is Label.HYBRID and Reason.QUESTION_TERMS_ABSENT in on.reasons
+    bridged = verify_answer(question, "claim_lattice", ev, {"claims": [
+        {"text": "The rapper Signmark is from Greece.", "evidence_ids": ["E1"],
+         "quote": "The rapper Signmark is from Greece"},
+        {"text": "Greece adopted the euro in 2001.", "evidence_ids": ["E1"], "quote": "Greece adopted the euro in 2001"},
+    ], "abstained_requests": []})
+    assert bridged.label is Label.STRICT
     unchecked = verify_answer(question, "claim_lattice", ev, answer(
         "The Greek economy is classified as advanced and high-income.",
-        "The Greek economy is classified as advanced and high-income"), VerifierPolicy(topic_check=False))
+        "The Greek economy is classified as advanced and high-income"),
+        VerifierPolicy(topic_check=False, question_terms_check=False))
     assert unchecked.label is Label.STRICT
 
 
@@ -736,3 +746,47 @@ def test_rule_12_the_questions_names_and_years_must_be_in_the_cited_evidence() -
     assert v.label is Label.STRICT
     v = verify_answer("A customer paid $4,000. What did Tesla demonstrate?", "claim_lattice", ev, answer)
     assert Reason.QUESTION_TERMS_ABSENT not in v.reasons  # the asker's own amounts are not looked up
+
+
+def test_rule_12_a_name_elsewhere_in_the_quoted_chunk_does_not_count() -> None:
+    # The chunk mentions Philadelphia, but the quote backing the answer speaks of New York.
+    quote = "Tesla demonstrated alternating current to the American Institute of Electrical Engineers in New York."
+    text = f"{quote} Years later he lectured at the Franklin Institute in Philadelphia on high-frequency lighting."
+    ev = [{"id": "E1", "title": "Nikola Tesla", "text": text}]
+    claim = "Tesla demonstrated alternating current to the American Institute of Electrical Engineers."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    question = "To what Philadelphia institution did Tesla demonstrate alternating current?"
+    v = verify_answer(question, "claim_lattice", ev, answer)
+    assert v.label is Label.HYBRID and Reason.QUESTION_TERMS_ABSENT in v.reasons
+    # quoting the sentence that names the place is enough
+    right = {"claims": [{"text": "Tesla lectured at the Franklin Institute.", "evidence_ids": ["E1"],
+                         "quote": "he lectured at the Franklin Institute in Philadelphia"}], "abstained_requests": []}
+    assert verify_answer(question, "claim_lattice", ev, right).label is Label.STRICT
+    # a pointer-mode answer quotes nothing: the chunk it cites is what it rests on
+    assert verify_answer(question, "claim_lattice_pointer", ev, pointer((claim, ["E1"]))).label is Label.STRICT
+
+
+def test_a_superlative_or_exclusive_word_the_quote_lacks_is_never_verified() -> None:
+    text = ("The United Methodist Church is the largest denomination within the wider Methodist movement. "
+            "Barratt's Chapel in Delaware is the oldest Methodist church in continuous use in the United States.")
+    ev = [{"id": "E1", "title": "United Methodist Church", "text": text}]
+    quote = "The United Methodist Church is the largest denomination within the wider Methodist movement"
+
+    def claim(words: str, q: str = quote) -> Verification:
+        answer = {"claims": [{"text": words, "evidence_ids": ["E1"], "quote": q}], "abstained_requests": []}
+        return verify_answer("Which Methodist church is the oldest in the United States?", "claim_lattice", ev, answer)
+
+    v = claim("The United Methodist Church is the oldest denomination within the Methodist movement.")
+    assert v.claims[0].verdict is not Verdict.VERIFIED_QUOTE and v.label is not Label.STRICT and Reason.QUALIFIER_UNSTATED in v.claims[0].reasons
+    assert any("oldest" in n for n in v.claims[0].notes)
+    assert claim("The United Methodist Church is the only denomination within the Methodist movement.").label \
+        is not Label.STRICT
+    assert claim("The United Methodist Church is the largest denomination within the Methodist movement.") \
+        .claims[0].verdict is Verdict.VERIFIED_QUOTE
+    # the list is a policy value: emptied, the same claim is judged on its other words only
+    off = verify_answer("Which Methodist church is the oldest in the United States?", "claim_lattice", ev,
+                        {"claims": [{"text": "The United Methodist Church is the only denomination within the "
+                                     "Methodist movement.", "evidence_ids": ["E1"], "quote": quote}],
+                         "abstained_requests": []}, VerifierPolicy(qualifier_words=()))
+    assert off.claims[0].verdict is Verdict.VERIFIED_QUOTE
+    assert verifier_policy_hash(VerifierPolicy(qualifier_words=())) != verifier_policy_hash()

@@ -13,6 +13,16 @@ NEGATION_WORDS: tuple[str, ...] = (
     "struggle", "struggles", "struggled", "struggling",
 )
 
+# A claim that states one of these words says more than a quote without it ("the oldest church", "the only
+# plan", "all plans"): each must be in the claim's own quote (QUALIFIER_UNSTATED). Compared as written.
+QUALIFIER_WORDS: tuple[str, ...] = (
+    "only", "sole", "solely", "exclusively", "first", "last", "all", "every", "always", "entire", "whole",
+    "most", "least", "best", "worst", "oldest", "newest", "youngest", "earliest", "latest", "largest", "biggest",
+    "smallest", "highest", "lowest", "longest", "shortest", "greatest", "fewest", "fastest", "slowest",
+    "strongest", "weakest", "richest", "poorest", "tallest", "deepest", "widest", "heaviest", "lightest",
+    "cheapest", "closest", "farthest", "furthest", "nearest",
+)
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/3"  # /3: Rule 8 reads title and text, abbreviations in either form
+POLICY_HASH_TAG = "arborist-verifier-policy/4"  # /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -75,8 +75,8 @@ class VerifierPolicy(BaseModel):
         "not STRICT"
     )
     question_terms_check: bool = Field(
-        default=True, description="Rule 12: a name or year of the question that no cited chunk holds keeps the "
-        "answer from STRICT"
+        default=True, description="Rule 12: a name or year of the question that the answer's claims, quotes and "
+        "cited titles never state keeps the answer from STRICT"
     )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"
@@ -86,6 +86,11 @@ class VerifierPolicy(BaseModel):
     )
     negative_prefixes: tuple[str, ...] = Field(
         default=lexicon.NEGATIVE_PREFIXES, description="prefixes that negate a word's base (independent, unstable)"
+    )
+    qualifier_words: tuple[str, ...] = Field(
+        default=lexicon.QUALIFIER_WORDS,
+        description="superlatives and exclusive words (only, first, oldest, all, ...) a claim may state only when its "
+        "quote does",
     )
     direction_pairs: dict[str, DirectionPair] = Field(
         default_factory=_default_pairs, description="opposite word groups for the direction check"

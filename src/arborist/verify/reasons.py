@@ -57,6 +57,7 @@ class Reason(StrEnum):
     DIRECTION_UNSTATED = "DIRECTION_UNSTATED"
     COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
+    QUALIFIER_UNSTATED = "QUALIFIER_UNSTATED"
     BARE_ANSWER = "BARE_ANSWER"
     WARRANT_MISSING = "WARRANT_MISSING"
     TOO_MANY_EVIDENCE_IDS = "TOO_MANY_EVIDENCE_IDS"
@@ -94,6 +95,8 @@ REASONS: dict[Reason, str] = {
     "does not state near the claim's words",
     Reason.COMPARISON_MISMATCH: "the claim compares its terms the other way round from its support (A more than B vs "
     "B more than A)",
+    Reason.QUALIFIER_UNSTATED: "the claim states a superlative or an exclusive word (oldest, largest, only, first, "
+    "all, ...) that its quote does not: it says more than the words it cites",
     Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
     "only by a quote that holds it and at least half of the question's content words (besides the answer's own)",
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",
@@ -106,8 +109,8 @@ REASONS: dict[Reason, str] = {
     "states one (Rule 10: demotes STRICT)",
     Reason.OFF_TOPIC: "no claim of the answer shares a content word with the question: it answers something else, "
     "however well its claims are backed (Rule 11: demotes STRICT)",
-    Reason.QUESTION_TERMS_ABSENT: "a name or year of the question occurs in none of the evidence the answer cites, "
-    "so that evidence cannot answer it (Rule 12: demotes STRICT)",
+    Reason.QUESTION_TERMS_ABSENT: "a name or year of the question occurs in none of the answer's claims and quotes "
+    "(nor the titles of the chunks it cites), so they do not answer it (Rule 12: demotes STRICT)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

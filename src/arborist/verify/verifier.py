@@ -12,10 +12,13 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     job (QUOTE_MISMATCH otherwise). The title counts for the
                     claim's names only when the claim keeps every name the
                     quote states (it may name what the quote calls "it", not
-                    replace the quote's subject)
+                    replace the quote's subject). A superlative or exclusive
+                    word of the claim (oldest, only, first, all: the policy's
+                    `qualifier_words`) must be in the quote
+                    (QUALIFIER_UNSTATED otherwise)
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
-                    claim in negation, direction and comparison) and entities
-                    passed
+                    claim in negation, direction and comparison, its chunk
+                    using the claim's qualifier words) and entities passed
     (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
     "in 1957" - is never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
     holds at least half of the question's content stems besides the
@@ -37,7 +40,8 @@ Per answer:
                 by Rule 11 (OFF_TOPIC) when no claim shares a content
                 stem with the question (it answers something else), and by
                 Rule 12 (QUESTION_TERMS_ABSENT) when a name or year of the
-                question occurs in none of the cited evidence
+                question occurs in none of the answer's claims and quotes
+                (nor the cited chunks' titles)
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
     ABSTAINED   no claims and at least one abstained request
@@ -208,6 +212,21 @@ def _verify_item(
     )
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
+    qualifiers = frozenset(w.casefold() for w in policy.qualifier_words)
+    stated = [t.surface for t in claim.tokens if t.norm in qualifiers]
+    if stated and quote_ok and backs_claim and mode != "quote" and item.quote is not None:
+        unstated = _unstated(stated, item.quote)
+        if unstated:
+            backs_claim = False
+            failures.append(Reason.QUALIFIER_UNSTATED)
+            notes.append(f"the claim says {', '.join(unstated)}; its quote does not")
+    if stated and span.passed:
+        chunk = next((c for c in cited if c.ev.id == span.evidence_id), None)
+        unstated = _unstated(stated, chunk.ev.text) if chunk is not None else []
+        if unstated:
+            span = span.model_copy(update={"passed": False, "detail": f"{span.detail}; but {span.evidence_id} never "
+                                           f"says {', '.join(unstated)}"})
+            _add(failures, Reason.QUALIFIER_UNSTATED)
     agrees = True
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
         findings = disagreement(item.quote)
@@ -243,6 +262,12 @@ def _verify_item(
     )
 
 
+def _unstated(words: list[str], support: str) -> list[str]:
+    """The claim's qualifier words (as written) that the support never uses."""
+    held = {t.norm for t in tokenise(support)}
+    return list(dict.fromkeys(w for w in words if w.casefold() not in held))
+
+
 def _quote_backs_claim(
     claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy, lex: Lexicon
 ) -> bool:
@@ -272,20 +297,23 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
-def _question_terms_absent(question: str, cited: list[Prepared]) -> list[str]:
-    """The question's names and years that no cited chunk (text or title) holds, abbreviations read in
-    either form. Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
+def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]) -> list[str]:
+    """The question's names and years that the answer's own words (its claims and quotes; a pointer-mode
+    answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read in either
+    form. A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once can
+    back a claim about another place.
+    Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
     tokens = tokenise(question)
     wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
     wanted.update({t.norm: t.surface for t in name_tokens(question, tokens)})
     if not wanted:
         return []
-    pool: set[str] = set()
+    pool: set[str] = {t.norm for text in said for t in tokenise(text)}
     for chunk in cited:
-        defs = definitions(chunk.ev.text, question)
-        text = expand(chunk.ev.text, defs) if defs else chunk.ev.text
-        pool.update(t.norm for t in (*tokenise(text), *chunk.title_tokens))
+        pool.update(t.norm for t in chunk.title_tokens)
+        defs = definitions(chunk.ev.text, question, *said)
         if defs:
+            pool.update(t.norm for text in said for t in tokenise(expand(text, defs)))
             pool.update(t.norm for t in tokenise(expand(question, defs)) if t.norm not in wanted)
             for short, long in defs.items():
                 if any(t.norm in pool for t in tokenise(long)) or short.casefold() in pool:
@@ -387,14 +415,18 @@ def verify_answer(
         _add(reasons, Reason.OFF_TOPIC)
         notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
         label = Label.HYBRID
-    # Rule 12: the names and years the question is asked about must be in the evidence the answer cites:
-    # "What Philadelphia institution..." is not answered from a chunk that never mentions Philadelphia.
+    # Rule 12: the names and years the question is asked about must be in what the answer says and quotes:
+    # "What Philadelphia institution..." is not answered by a quote about an institution in New York.
     if policy.question_terms_check and n and cited and label is Label.STRICT:
-        absent = _question_terms_absent(question, cited)
+        # A pointer-mode answer quotes nothing: the chunks it cites are the words it rests on.
+        said = [text for item in parsed.items for text in (item.text, item.quote) if text]
+        if mode == "claim_lattice_pointer":
+            said += [c.ev.text for c in cited]
+        absent = _question_terms_absent(question, cited, said)
         if absent:
             _add(reasons, Reason.QUESTION_TERMS_ABSENT)
-            notes.append(f"Rule 12: the question's {', '.join(absent)} occur(s) in none of the cited evidence; "
-                         "STRICT demoted to HYBRID")
+            notes.append(f"Rule 12: the question's {', '.join(absent)} occur(s) in none of the answer's claims "
+                         "and quotes nor the cited titles; STRICT demoted to HYBRID")
             label = Label.HYBRID
     if subject and cited and not any(c.stem_set & subject for c in cited):
         _add(reasons, Reason.SUBJECT_ABSENT)
