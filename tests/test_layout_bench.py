@@ -63,10 +63,13 @@ def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_pat
     assert by["per_chunk"].delta_strict == 0.0 and by["per_chunk"].verdict == "noise"
     assert sum(b["rows"] for b in by["tail"].buckets.values()) == 3 and "0-16 KB" in by["tail"].buckets
     assert "QUOTE_NOT_FOUND" in by["tail"].violations
+    # only the SSO answer holds its question's gold: a third of the rows, in every layout
+    assert by["tail"].gold_rate == pytest.approx(1 / 3) and by["tail"].delta_gold is None
+    assert by["per_chunk"].delta_gold == 0.0 and by["per_chunk"].gold_verdict == "noise"
     bench_dir = Path(bench.bench_dir)
     assert sorted(p.name for p in bench_dir.iterdir()) == ["bench.json", "inputs", "runs", "summary.md"]
     md = (bench_dir / "summary.md").read_text()
-    assert "Violations by reason" in md and "By prompt size" in md
+    assert "Violations by reason" in md and "By prompt size" in md and "Gold answer in the answer" in md
     # auto is per_chunk for these list questions: its prompts carry the reminders
     run = Path(by["auto"].run_dir)
     rows = [json.loads(line) for line in (run / "results" / "per-query.jsonl").read_text().splitlines()]

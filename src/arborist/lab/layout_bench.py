@@ -9,6 +9,9 @@ from the cache), then one table from their rows:
   the change in strict-rate against the control layout (the first one),
   paired per question with a seeded 95% bootstrap interval and the
   signal-floor verdict of `experiments compare`;
+- per layout, when the questions have golds: the share of answers holding
+  one, and its change against the control with interval and verdict (a
+  layout can lift strict-rate by abstaining more and answering less);
 - violations: claim and answer reason codes per layout;
 - per prompt-size bucket (0-16, 16-32, 32-64, 64+ KB of prompt text):
   rows, strict-rate and mean answer length.
@@ -59,6 +62,11 @@ class LayoutRow(BaseModel):
     delta_strict: float | None = Field(description="strict-rate minus the control layout's, paired per question")
     interval: tuple[float, float] | None
     verdict: str | None
+    gold_rate: float | None = Field(default=None, description="share of rows whose answer holds a gold answer "
+                                    "(rows of questions with golds)")
+    delta_gold: float | None = Field(default=None, description="gold rate minus the control layout's, paired")
+    gold_interval: tuple[float, float] | None = None
+    gold_verdict: str | None = None
     violations: dict[str, int]
     buckets: dict[str, dict[str, float | int | None]]
 
@@ -113,6 +121,7 @@ def summarise_layout(layout: str, run_dir: Path) -> LayoutRow:
     return LayoutRow(
         layout=layout, run_dir=str(run_dir), rows=len(rows), labels={lab: labels.get(lab, 0) for lab in LABELS},
         strict_rate=mean(strict),
+        gold_rate=mean([float(g) for r in rows if (g := r.diagnosis.gold_in_answer) is not None]),
         verified_share=mean([v for r in rows if (v := _verified_share(r)) is not None]),
         latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings]),
         delta_strict=None, interval=None, verdict=None, violations=dict(violations.most_common()),
@@ -212,12 +221,30 @@ def run_layout_bench(
     rows = []
     for layout in layouts:
         row = summarise_layout(layout, run_dirs[layout])
+    return summarise_bench(bench_dir, layouts, run_dirs, samples=base.samples, questions=questions,
+                           quantifiers=quantifiers, floor=floor, seconds=seconds)
+
+
+def summarise_bench(bench_dir: Path, layouts: Sequence[str], run_dirs: dict[str, Path], *, samples: int,
+                    questions: int, quantifiers: Sequence[str], floor: float, seconds: dict[str, float]) -> LayoutBench:
+    """bench.json and summary.md from the finished runs, the first layout the control: strict-rate and
+    gold-in-answer each compared with the control, paired per question (a layout can raise one by
+    losing the other: abstaining more lifts strict-rate and drops answers)."""
+    control = layouts[0]
+    rows = []
+    for layout in layouts:
+        row = summarise_layout(layout, run_dirs[layout])
         if layout != control:
             c = compare_runs(run_dirs[control], run_dirs[layout], metric="strict", floor=floor)
-            row = row.model_copy(update={"delta_strict": c.delta, "verdict": c.verdict,
-                                         "interval": (c.interval.low, c.interval.high) if c.interval else None})
+            update: dict[str, object] = {"delta_strict": c.delta, "verdict": c.verdict,
+                                         "interval": (c.interval.low, c.interval.high) if c.interval else None}
+            if row.gold_rate is not None:
+                g = compare_runs(run_dirs[control], run_dirs[layout], metric="gold", floor=floor)
+                update.update({"delta_gold": g.delta, "gold_verdict": g.verdict,
+                               "gold_interval": (g.interval.low, g.interval.high) if g.interval else None})
+            row = row.model_copy(update=update)
         rows.append(row)
-    bench = LayoutBench(bench_dir=str(bench_dir), control=control, samples=base.samples, questions=questions,
+    bench = LayoutBench(bench_dir=str(bench_dir), control=control, samples=samples, questions=questions,
                         quantifiers=list(quantifiers), floor=floor, layouts=rows, seconds=seconds)
     rundir.write_json(bench_dir / "bench.json", bench.model_dump(mode="json"))
     (bench_dir / "summary.md").write_text(render(bench), encoding="utf-8")
@@ -239,6 +266,13 @@ def render(bench: LayoutBench) -> str:
         out.append(f"| {r.layout} | {r.rows} | " + " | ".join(str(r.labels[lab]) for lab in LABELS)
                    + f" | {_f(r.strict_rate)} | {_f(r.verified_share)} | {_f(r.latency_s, 1)} | {delta} | "
                    f"{r.verdict or '—'} | {bench.seconds.get(r.layout, 0):.0f} |")
+    if any(r.gold_rate is not None for r in bench.layouts):
+        out += ["", "## Gold answer in the answer", "", "| layout | gold-in-answer | Δ gold vs control [95% CI] | "
+                "verdict |", "|---|---|---|---|"]
+        for r in bench.layouts:
+            ci = "" if r.gold_interval is None else f" [{r.gold_interval[0]:+.3f}, {r.gold_interval[1]:+.3f}]"
+            delta = "control" if r.layout == bench.control else f"{_f(r.delta_gold)}{ci}"
+            out.append(f"| {r.layout} | {_f(r.gold_rate)} | {delta} | {r.gold_verdict or '—'} |")
     codes = sorted({c for r in bench.layouts for c in r.violations})
     if codes:
         out += ["", "## Violations by reason", "", "| reason | " + " | ".join(r.layout for r in bench.layouts) + " |",
