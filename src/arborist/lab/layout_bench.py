@@ -217,10 +217,6 @@ def run_layout_bench(
             raise InputError(f"the {layout} run stopped ({outcome.status.state}): {outcome.status.message}; run the "
                              "bench again (answers already made are served from the cache)")
         run_dirs[layout] = outcome.run_dir
-    control = layouts[0]
-    rows = []
-    for layout in layouts:
-        row = summarise_layout(layout, run_dirs[layout])
     return summarise_bench(bench_dir, layouts, run_dirs, samples=base.samples, questions=questions,
                            quantifiers=quantifiers, floor=floor, seconds=seconds)
 
