@@ -1,7 +1,7 @@
 """Labels you can bet on: answer the demo and SQuAD questions, with and without their gold paragraph.
 
 Usage:
-  .venv/bin/python bench/answer_grounding.py --records FILE.jsonl [--n 30] [--sets demo squad squad-unanswerable]
+  .venv/bin/python bench/answer_grounding.py --records FILE.jsonl [--n 30] [--sets demo squad squad-unanswerable] [--reuse OLD.jsonl]
                                              [--set quote_schema=sentences] [--profile qwen2.5-1.5b]
   .venv/bin/python bench/answer_grounding.py --from-records FILE.jsonl [FILE.jsonl ...]
 
@@ -44,7 +44,7 @@ from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
-from arborist.governance.policy import build_policy
+from arborist.governance.policy import build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
@@ -195,6 +195,9 @@ def main() -> None:
     ap.add_argument("--records", type=Path, help="append every answer record here (JSONL)")
     ap.add_argument("--from-records", type=Path, nargs="+", help="re-verify stored records; no model call")
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
+    ap.add_argument("--reuse", type=Path, nargs="+", default=[],
+                    help="stored records to take an answer from instead of asking again: same set, question, "
+                    "store contents (corpus digest), governance policy and verifier (re-verified)")
     args = ap.parse_args()
     verifier = VerifierPolicy()
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
@@ -213,10 +216,19 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     provider = LocalProvider(args.profile)
     policy = build_policy(model_id=f"local:{provider.model_id}", **overrides(args.sets_policy))
+    reusable: dict[tuple[str, str, str, str], AnswerRecord] = {}
+    for path in args.reuse:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            stored = AnswerRecord.model_validate(item["record"])
+            reusable[(item["set"], item["q"]["id"], stored.corpus_digest, stored.governance_policy_hash)] = stored
     for name, db, questions in plan(args.sets, args.n, args.seed, work):
         with open_store(db) as store:
+            digest, governance = store.digest(), governance_policy_hash(policy)
             for i, q in enumerate(questions, 1):
-                record = verify_record(answer_question(store, q["question"], policy, provider), verifier)
+                old = reusable.get((name, q["id"], digest, governance))
+                answered = old if old is not None else answer_question(store, q["question"], policy, provider)
+                record = verify_record(answered, verifier)
                 assert record.verification is not None
                 grouped[name].append((q, record))
                 print(f"{name} {i}/{len(questions)} {q['id']}: {record.verification.label.value} "
