@@ -89,6 +89,7 @@ class Lexicon:
     negators: frozenset[str]  # token norms
     prefixes: tuple[str, ...]
     pairs: tuple[Pair, ...]
+    qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
 
 
 @lru_cache(maxsize=8)
@@ -96,13 +97,15 @@ def build_lexicon(
     negators: tuple[str, ...],
     prefixes: tuple[str, ...],
     pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
+    qualifiers: tuple[str, ...] = (),
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
     built = []
     for name, up, down, complementary, required in pairs:
         built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
                           frozenset(stem_all([w.casefold() for w in down])), complementary, required))
-    return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built))
+    return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
+                   frozenset(w.casefold() for w in qualifiers))
 
 
 @dataclass

@@ -117,11 +117,11 @@ class VerifierPolicy(BaseModel):
 
 
     def lexicon(self) -> Lexicon:
-        """The polarity word lists, stemmed (cached per distinct list)."""
+        """The polarity and qualifier word lists, stemmed or folded (cached per distinct list)."""
         pairs = tuple(
             (name, p.up, p.down, p.complementary, p.required) for name, p in sorted(self.direction_pairs.items())
         )
-        return build_lexicon(self.negation_words, self.negative_prefixes, pairs)
+        return build_lexicon(self.negation_words, self.negative_prefixes, pairs, self.qualifier_words)
 
 
 def policy_fields() -> list[str]:

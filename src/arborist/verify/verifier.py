@@ -212,8 +212,7 @@ def _verify_item(
     )
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
-    qualifiers = frozenset(w.casefold() for w in policy.qualifier_words)
-    stated = [t.surface for t in claim.tokens if t.norm in qualifiers]
+    stated = [t.surface for t in claim.tokens if t.norm in lex.qualifiers]
     if stated and quote_ok and backs_claim and mode != "quote" and item.quote is not None:
         unstated = _unstated(stated, item.quote)
         if unstated:
