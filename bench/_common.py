@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -43,6 +46,18 @@ DATASETS = {
 def arborist_cli(*args: str) -> None:
     exe = Path(sys.executable).parent / "arborist"
     subprocess.run([str(exe), *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def cli_json(cmd: list[str], what: str) -> tuple[float, dict[str, Any]]:
+    """Run an arborist command that prints --json (echoed to stderr first): (wall seconds, its output).
+    A failure exits the bench with `what` and the tail of the command's stderr."""
+    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - start
+    if done.returncode != 0:
+        sys.exit(f"{what} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    return wall, json.loads(done.stdout)
 
 
 def prepare_set(name: str, data: Path, work: Path, embed: bool = True) -> tuple[Path, Path, Path]:

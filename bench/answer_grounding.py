@@ -35,6 +35,7 @@ import random
 import statistics
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,13 @@ def right(record: AnswerRecord, golds: list[str]) -> bool:
     return False
 
 
+def stored_records(path: Path) -> Iterator[tuple[dict[str, Any], AnswerRecord]]:
+    """(line, its answer record) for every line of a file `--records` wrote."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        yield item, AnswerRecord.model_validate(item["record"])
+
+
 def abstained(record: AnswerRecord) -> bool:
     v = record.verification
     return v is not None and v.label is Label.ABSTAINED
@@ -197,15 +205,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
     ap.add_argument("--reuse", type=Path, nargs="+", default=[],
                     help="stored records to take an answer from instead of asking again: same set, question, "
-                    "store contents (corpus digest), governance policy and verifier (re-verified)")
+                    "store contents (corpus digest) and governance policy; re-verified under the current verifier")
     args = ap.parse_args()
     verifier = VerifierPolicy()
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
     if args.from_records:
         for path in args.from_records:
-            for line in path.read_text(encoding="utf-8").splitlines():
-                item = json.loads(line)
-                stored = AnswerRecord.model_validate(item["record"])
+            for item, stored in stored_records(path):
                 grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
                 grouped[f"{item['set']} ({path.name}, current verifier)"].append(
                     (item["q"], verify_record(stored, verifier)))
@@ -218,9 +224,7 @@ def main() -> None:
     policy = build_policy(model_id=f"local:{provider.model_id}", **overrides(args.sets_policy))
     reusable: dict[tuple[str, str, str, str], AnswerRecord] = {}
     for path in args.reuse:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            item = json.loads(line)
-            stored = AnswerRecord.model_validate(item["record"])
+        for item, stored in stored_records(path):
             reusable[(item["set"], item["q"]["id"], stored.corpus_digest, stored.governance_policy_hash)] = stored
     for name, db, questions in plan(args.sets, args.n, args.seed, work):
         with open_store(db) as store:

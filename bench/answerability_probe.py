@@ -21,12 +21,12 @@ path needs a large gap between the two.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
 
-from answer_grounding import right
-from arborist.answer.record import AnswerRecord
+from answer_grounding import right, stored_records
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.local import LocalProvider
 
@@ -46,9 +46,7 @@ def main() -> None:
     settings = GenerationSettings(temperature=0.0, max_tokens=16)
     counts: Counter[tuple[str, str, str]] = Counter()
     for path in args.records:
-        for line in path.read_text(encoding="utf-8").splitlines()[: args.limit]:
-            item = json.loads(line)
-            record = AnswerRecord.model_validate(item["record"])
+        for item, record in itertools.islice(stored_records(path), args.limit):
             golds = item["q"].get("answers") or []
             kind = ("right" if right(record, golds) else "wrong") if golds else "withheld"
             messages = [Message(**m) for m in item["record"]["prompt"]["messages"]]

@@ -29,11 +29,10 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from _common import DATASETS, require_shared_data
+from _common import DATASETS, cli_json, require_shared_data
 from arborist.models.profiles import DEFAULT_PROFILE
 
 EXE = str(Path(sys.executable).parent / "arborist")
@@ -56,13 +55,7 @@ def sweep(data: Path, work: Path, family: str, args: argparse.Namespace) -> tupl
            "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "sweeps" / data.name),
            "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
            *args.extra, "--json"]
-    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
-    t = time.monotonic()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    elapsed = time.monotonic() - t
-    if out.returncode != 0:
-        sys.exit(f"sweep failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
-    result = json.loads(out.stdout)
+    elapsed, result = cli_json(cmd, "sweep")
     return elapsed, Path(result["sweep_dir"]), result["sweep"]
 
 
@@ -115,14 +108,10 @@ def treatments(data: Path, work: Path, args: argparse.Namespace) -> None:
            "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "treatments" / data.name),
            "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
            "--evidence-order", "reversed", "--withhold-relevant", "--plant-falsehood", *args.extra, "--json"]
-    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
-    t = time.monotonic()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        sys.exit(f"treatments run failed ({out.returncode}): {out.stderr.strip()[-2000:]}")
-    run_dir = Path(json.loads(out.stdout)["run_dir"])
+    elapsed, result = cli_json(cmd, "treatments run")
+    run_dir = Path(result["run_dir"])
     summary = json.loads((run_dir / "results" / "answer-contract-summary.json").read_text())
-    print(f"\n## {data.name}: treatments ({time.monotonic() - t:.0f} s) — {run_dir}")
+    print(f"\n## {data.name}: treatments ({elapsed:.0f} s) — {run_dir}")
     for arm, a in summary["arms"].items():
         c = a.get("completeness") or {}
         if arm.count("+") == 0 and c:

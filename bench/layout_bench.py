@@ -18,14 +18,11 @@ verdict of auto against tail within its gated class.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from _common import prepare_set, require_shared_data
+from _common import cli_json, prepare_set, require_shared_data
 
 EXE = str(Path(sys.executable).parent / "arborist")
 LAYOUTS = "tail,bookend,per_chunk"
@@ -38,13 +35,7 @@ def bench(db: Path, evaluation: Path, out: Path, layouts: str, samples: int, lim
     cmd = [EXE, "bench", "layouts", "--db", str(db), "--evaluation", str(evaluation), "--layouts", layouts,
            "--samples", str(samples), "--temperature", "0.7", "--mode", "claim_lattice", "--limit", str(limit),
            "--cache-directory", str(out / "cache"), "--out", str(out), *extra, "--json"]
-    print(f"$ {' '.join(cmd)}", file=sys.stderr, flush=True)
-    start = time.monotonic()
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    wall = time.monotonic() - start
-    if done.returncode != 0:
-        sys.exit(f"bench layouts failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    return wall, json.loads(done.stdout)
+    return cli_json(cmd, "bench layouts")
 
 
 def show(title: str, wall: float, result: dict) -> None:
