@@ -21,7 +21,8 @@ the gold (the lenient string match of bench/answer_quality.py on what the
 answer asserts) or states every number of a gold that has some (see
 `right`), the
 abstention rate, contract validity, citation agreement (claims whose quote is
-found in the block they cite, among claims with a quote), STRICT rate and
+found in the block they cite, among claims with a quote; a re-anchored claim is
+a miscitation), STRICT rate and
 mean latency. `--from-records` re-verifies stored records under the current
 verifier (no model call), so a verifier change is measured on the very same
 answers: the records are the baseline, their stored labels the "before".
@@ -184,12 +185,13 @@ def report(name: str, rows: list[tuple[dict[str, Any], AnswerRecord]]) -> None:
         print(f"unanswerable: abstained {labels['ABSTAINED']}/{n}, STRICT {labels['STRICT']}/{n}; labels {dict(labels)}")
     valid = sum(r.contract.valid for _, r in rows)
     quoted = [c for _, r in rows if r.verification for c in r.verification.claims if c.checks.quote is not None]
-    agree = sum(bool(c.checks.quote and c.checks.quote.passed) for c in quoted)
-    miscited = sum(Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons for c in quoted)
+    moved = sum(bool(c.reanchored_from) for c in quoted)
+    agree = sum(bool(c.checks.quote and c.checks.quote.passed) for c in quoted) - moved
+    miscited = sum(Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons for c in quoted) + moved
     strict_all = sum(bool(r.verification and r.verification.label is Label.STRICT) for _, r in rows)
     latency = statistics.fmean(r.timings.get("total", 0.0) for _, r in rows) if rows else float("nan")
     print(f"contract-valid {valid}/{len(rows)}; citation agreement {agree}/{len(quoted)} claims "
-          f"(miscited {miscited}); STRICT {strict_all}/{len(rows)}; mean latency {latency:.1f} s")
+          f"(miscited {miscited}, re-anchored {moved}); STRICT {strict_all}/{len(rows)}; mean latency {latency:.1f} s")
 
 
 def main() -> None:

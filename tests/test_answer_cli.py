@@ -248,7 +248,9 @@ def test_http_answer_text_output(run_cli: Run, demo_db: Path, server: FaultServe
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "contract: valid (OK)\n" in out
-    assert "  * Annual plans can be refunded within 30 days.  [E1]  " in out  # then the claim's verdict
+    # the quote is in E2, not in the E1 it cites: the line shows the block that holds it, the note says why
+    assert "  * Annual plans can be refunded within 30 days.  [E2; cited as E1]  " in out  # then the verdict
+    assert "      note: cites E1; its quote is in E2, so it is judged against E2 (re-anchored)\n" in out
     assert out.startswith("label: ")
     assert '      "within 30 days"\n' in out
     assert "evidence cited:\n  E1: " in out

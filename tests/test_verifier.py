@@ -108,7 +108,7 @@ def test_quote_without_content_tokens_does_not_count() -> None:
 def test_claim_lattice_quote_must_be_in_the_cited_chunk_not_another() -> None:
     other = ev("Nothing about lighthouses here.", "Portonovo beach", "E2")
     answer = {"claims": [{"text": "It was built in 1862.", "evidence_ids": ["E2"], "quote": "built in 1862"}]}
-    v = verify_answer(Q, "claim_lattice", [ev(), other], answer)
+    v = verify_answer(Q, "claim_lattice", [ev(), other], answer, VerifierPolicy(reanchor_quotes=False))
     assert v.claims[0].checks.quote.passed is False
     assert Reason.QUOTE_NOT_FOUND in v.claims[0].reasons
 
@@ -560,15 +560,71 @@ def test_a_quote_that_states_the_claim_verifies() -> None:
     assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE and v.label is Label.STRICT
 
 
-def test_a_miscited_quote_is_named_but_never_promoted() -> None:
-    other = ev("The harbour office opens at 8 a.m. every weekday.", title="Harbour office", id="E2")
-    claim = {"text": "The lighthouse was built in 1862.", "evidence_ids": ["E2"],
-             "quote": "The Faro di Portonovo lighthouse was built in 1862"}
-    v = verify_answer(Q, "claim_lattice", [ev(), other], {"claims": [claim], "abstained_requests": []})
+HARBOUR = ev("The harbour office opens at 8 a.m. every weekday.", title="Harbour office", id="E2")
+MISCITED = {"text": "The lighthouse was built in 1862.", "evidence_ids": ["E2"],
+            "quote": "The Faro di Portonovo lighthouse was built in 1862"}
+
+
+def test_a_miscited_quote_is_named_but_never_promoted_without_reanchoring() -> None:
+    v = verify_answer(Q, "claim_lattice", [ev(), HARBOUR], {"claims": [MISCITED], "abstained_requests": []},
+                      VerifierPolicy(reanchor_quotes=False))
     (c,) = v.claims
     assert Reason.QUOTE_IN_UNCITED_EVIDENCE in c.reasons
     assert any("E1" in note for note in c.notes)
+    assert c.reanchored_from == [] and c.evidence_ids == ["E2"]
     assert c.verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN) and v.label is Label.UNGROUNDED
+
+
+def test_a_miscited_verbatim_quote_is_judged_against_the_block_that_holds_it() -> None:
+    v = verify_answer(Q, "claim_lattice", [ev(), HARBOUR], {"claims": [MISCITED], "abstained_requests": []})
+    (c,) = v.claims
+    assert c.evidence_ids == ["E1"] and c.reanchored_from == ["E2"]
+    assert any("re-anchored" in note and "E2" in note for note in c.notes)
+    assert c.verdict is Verdict.VERIFIED_QUOTE and v.label is Label.STRICT
+    assert v.verifier_policy_hash != verifier_policy_hash(VerifierPolicy(reanchor_quotes=False))
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence_ids"),
+    [
+        ("The lighthouse was built in 1870.", ["E2"]),  # the quote does not back the claim, wherever it is
+        ("The lighthouse was not built in 1862.", ["E2"]),  # nor a reversed one
+        ("The lighthouse was built in 1862.", ["E2", "E9"]),  # an id outside the evidence: no repair
+        ("The lighthouse was built in 1862.", []),  # no citation at all: no repair
+    ],
+)
+def test_reanchoring_never_verifies_what_the_quote_or_citation_does_not_carry(
+    claim: str, evidence_ids: list[str]
+) -> None:
+    item = {**MISCITED, "text": claim, "evidence_ids": evidence_ids}
+    v = verify_answer(Q, "claim_lattice", [ev(), HARBOUR], {"claims": [item], "abstained_requests": []})
+    assert v.claims[0].verdict not in (Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN)
+    assert v.label is not Label.STRICT
+
+
+def test_a_claim_citing_every_block_is_narrowed_to_the_one_that_holds_its_quote() -> None:
+    blocks = [ev(), HARBOUR, ev("The museum shows nets.", "Museum", "E3"), ev("Boats sail at dawn.", "Boats", "E4")]
+    item = {**MISCITED, "evidence_ids": ["E2", "E3", "E4", "E1"]}
+    v = verify_answer(Q, "claim_lattice", blocks, {"claims": [item], "abstained_requests": []})
+    assert v.claims[0].evidence_ids == ["E1"] and v.claims[0].reanchored_from == ["E2", "E3", "E4", "E1"]
+    assert v.label is Label.STRICT
+    off = verify_answer(Q, "claim_lattice", blocks, {"claims": [item], "abstained_requests": []},
+                        VerifierPolicy(reanchor_quotes=False))
+    assert Reason.TOO_MANY_EVIDENCE_IDS in off.claims[0].reasons and off.label is not Label.STRICT
+
+
+def test_a_quote_in_no_block_is_not_reanchored() -> None:
+    item = {**MISCITED, "quote": "The lighthouse was finished in 1862"}
+    v = verify_answer(Q, "claim_lattice", [ev(), HARBOUR], {"claims": [item], "abstained_requests": []})
+    assert v.claims[0].evidence_ids == ["E2"] and v.claims[0].reanchored_from == []
+    assert v.label is Label.UNGROUNDED
+
+
+def test_quote_mode_reanchors_a_miscited_quote_too() -> None:
+    quotes = [{"evidence_id": "E2", "text": "The Faro di Portonovo lighthouse was built in 1862"}]
+    v = verify_answer(Q, "quote", [ev(), HARBOUR], {"quotes": quotes})
+    assert v.claims[0].evidence_ids == ["E1"] and v.claims[0].reanchored_from == ["E2"]
+    assert v.claims[0].checks.quote.passed
 
 
 # --- quotes as a reader reads them; a claim's numbers in its own quote or span ---------------------------------

@@ -50,8 +50,11 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         click.echo(f'  "{q["text"]}"  [{q["evidence_id"]}{": " + e.title if e else ""}]')
     verdicts = {cv.index: cv for cv in v.claims} if v else {}
     for i, claim in enumerate(answer.get("claims", [])):
-        ids = ", ".join(claim["evidence_ids"])
         cv = verdicts.get(i)
+        # a re-anchored claim shows the block that holds its quote; the note names what the model cited
+        ids = ", ".join(claim["evidence_ids"])
+        if cv and cv.reanchored_from:
+            ids = f"{', '.join(cv.evidence_ids)}; cited as {ids}"
         verdict = f"  {cv.verdict.value}{' ' + ','.join(r.value for r in cv.reasons) if cv.reasons else ''}" if cv else ""
         click.echo(f"  * {claim['text']}  [{ids}]{verdict}")
         if claim.get("quote"):

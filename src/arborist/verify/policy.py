@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/4"  # /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/5"  # /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -77,6 +77,11 @@ class VerifierPolicy(BaseModel):
     question_terms_check: bool = Field(
         default=True, description="Rule 12: a name or year of the question that the answer's claims, quotes and "
         "cited titles never state keeps the answer from STRICT"
+    )
+    reanchor_quotes: bool = Field(
+        default=True, description="a claim whose quote is in none of the blocks it cites (or that cites more than "
+        "max_evidence_ids), but verbatim in an admitted block, is judged against that block (the claim notes the ids "
+        "it cited)",
     )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"

@@ -29,6 +29,13 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
     UNSUPPORTED     nothing ties the claim to its cited evidence, or it cites
                     no known evidence at all
 
+Re-anchoring (policy `reanchor_quotes`, on by default): a claim that cites only
+admitted blocks, none of which holds its quote (or more of them than
+`max_evidence_ids`), while an admitted block holds it word for word, is judged
+against that one block, and says so in its notes and `reanchored_from` (see
+`reanchor`). A 1.5B model was seen copying
+E1's sentence and citing E2 in 23 of 27 miscitations.
+
 Per answer:
 
     STRICT      every claim verified; demoted to HYBRID by Rule 8
@@ -56,6 +63,7 @@ and with `demote_missed_answer` sets the audit mode; it never changes a label.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
@@ -98,7 +106,8 @@ class ClaimChecks(BaseModel):
 class ClaimVerification(BaseModel):
     index: int
     text: str
-    evidence_ids: list[str]
+    evidence_ids: list[str]  # the ids the claim was judged against: what it cites, unless re-anchored
+    reanchored_from: list[str] = []  # the ids the claim cited when its quote was found verbatim in another block
     verdict: Verdict
     reasons: list[Reason]
     notes: list[str]
@@ -161,9 +170,29 @@ def _bare(text: str) -> bool:
     return len(tokenise(text)) <= BARE_ANSWER_TOKENS
 
 
+def reanchor(item: Item, prepared: dict[str, Prepared], max_ids: int) -> Item:
+    """The item judged against the admitted block that holds its quote word for word, when it cites only
+    admitted blocks and none of them holds it (a small model copies E1's sentence and cites E2), or cites
+    more than `max_ids` of them (E1..E5 for one sentence of E1); else the item.
+
+    The quote, not the id, is what the reader can check: a quote found verbatim in the evidence is a
+    citation in itself. Every check that follows (the quote must still back the claim, in its names,
+    numbers, words and polarity) runs against that block, so re-anchoring can verify a claim only
+    through words the evidence really holds. The first holder in evidence order is taken (duplicated
+    passages hold the same words)."""
+    ids = list(dict.fromkeys(item.evidence_ids))
+    if not item.quote or not ids or any(i not in prepared for i in ids):
+        return item
+    if len(ids) <= max_ids and quote_check(item.quote, [prepared[i] for i in ids])[0].passed:
+        return item
+    order = [*ids, *(i for i in prepared if i not in ids)]  # a cited holder first
+    holder = next((i for i in order if quote_check(item.quote, [prepared[i]])[0].passed), None)
+    return item if holder is None else replace(item, evidence_ids=[holder])
+
+
 def _verify_item(
     item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
-    question_stems: frozenset[str] = frozenset(),
+    question_stems: frozenset[str] = frozenset(), cited_as: list[str] | None = None,
 ) -> ClaimVerification:
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
@@ -177,6 +206,9 @@ def _verify_item(
     if unknown:
         _add(caps, Reason.WARRANT_MISSING)
         notes.append(f"cites id(s) not in the evidence: {', '.join(unknown)}")
+    if cited_as is not None and cited_as != item.evidence_ids:
+        notes.append(f"cites {', '.join(cited_as)}; its quote is in {', '.join(ids)}, so it is judged against "
+                     f"{', '.join(ids)} (re-anchored)")
     if len(ids) > policy.max_evidence_ids:
         caps.append(Reason.TOO_MANY_EVIDENCE_IDS)
         notes.append(f"cites {len(ids)} evidence ids; the policy allows {policy.max_evidence_ids}")
@@ -255,9 +287,11 @@ def _verify_item(
     _add(reasons, *caps)
     if verdict not in VERIFIED:
         _add(reasons, *failures)
+    moved = cited_as if cited_as is not None and cited_as != item.evidence_ids else []
     return ClaimVerification(
-        index=item.index, text=item.text, evidence_ids=item.evidence_ids, verdict=verdict, reasons=reasons,
-        notes=notes, checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
+        index=item.index, text=item.text, evidence_ids=item.evidence_ids, reanchored_from=moved, verdict=verdict,
+        reasons=reasons, notes=notes,
+        checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
     )
 
 
@@ -353,7 +387,9 @@ def verify_answer(
     prepared = {c.ev.id: c for c in chunks}
 
     subject = content_stems(question)
-    claims = [_verify_item(item, mode, prepared, policy, lex, subject) for item in parsed.items]
+    items = [reanchor(item, prepared, policy.max_evidence_ids) for item in parsed.items] if policy.reanchor_quotes else parsed.items
+    claims = [_verify_item(item, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids)
+              for item, given in zip(items, parsed.items, strict=True)]
     n = len(claims)
     n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
@@ -368,7 +404,7 @@ def verify_answer(
             _add(reasons, Reason.PARTIAL_ABSTENTION)
 
     instruction = instruction_guard(
-        [c.ev for c in chunks], parsed.items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
+        [c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
         lambda item: _verify_item(item, mode, prepared, policy, lex, subject).verdict in VERIFIED,
     )
     if instruction.flagged:
@@ -382,7 +418,7 @@ def verify_answer(
                 label = Label.HYBRID
                 notes.append("instruction guard: STRICT demoted to HYBRID (a claim rests only on flagged evidence)")
 
-    cited_ids = list(dict.fromkeys(i for item in parsed.items for i in item.evidence_ids if i in prepared))
+    cited_ids = list(dict.fromkeys(i for item in items for i in item.evidence_ids if i in prepared))
     cited = [prepared[i] for i in cited_ids]
     if policy.title_relevance and subject and cited:
         # A chunk speaks of the question when its title or its text shares a content stem with it: a
@@ -399,7 +435,7 @@ def verify_answer(
                 label = Label.HYBRID
                 notes.append("Rule 8: STRICT demoted to HYBRID")
     slot = question_slot(question) if policy.slot_check else None
-    if slot is not None and n and not fills(slot, question, [i.text for i in parsed.items]):
+    if slot is not None and n and not fills(slot, question, [i.text for i in items]):
         _add(reasons, Reason.SLOT_UNFILLED)
         notes.append(f"Rule 10: the question asks for a {slot.value.lower()}, and no claim states one")
         if label is Label.STRICT:
@@ -409,7 +445,7 @@ def verify_answer(
     # question ("The Greek economy is advanced" for "What currency predated the euro in Finland?") answer
     # something else; a bare answer ("1957") is on topic through its quote (BARE_ANSWER).
     if policy.topic_check and subject and n and label is Label.STRICT and not any(
-        _on_topic(item, subject, prepared) for item in parsed.items
+        _on_topic(item, subject, prepared) for item in items
     ):
         _add(reasons, Reason.OFF_TOPIC)
         notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
@@ -418,7 +454,7 @@ def verify_answer(
     # "What Philadelphia institution..." is not answered by a quote about an institution in New York.
     if policy.question_terms_check and n and cited and label is Label.STRICT:
         # A pointer-mode answer quotes nothing: the chunks it cites are the words it rests on.
-        said = [text for item in parsed.items for text in (item.text, item.quote) if text]
+        said = [text for item in items for text in (item.text, item.quote) if text]
         if mode == "claim_lattice_pointer":
             said += [c.ev.text for c in cited]
         absent = _question_terms_absent(question, cited, said)
@@ -443,10 +479,10 @@ def verify_answer(
 
     quantifier = classify_quantifier(question)
     key = "quotes" if mode == "quote" else "claims"
-    denial_texts = [(f"{key}[{i.index}].text", i.text) for i in parsed.items]
-    denial_texts += [(f"claims[{i.index}].quote", i.quote) for i in parsed.items if i.quote and mode != "quote"]
+    denial_texts = [(f"{key}[{i.index}].text", i.text) for i in items]
+    denial_texts += [(f"claims[{i.index}].quote", i.quote) for i in items if i.quote and mode != "quote"]
     denial_texts += [(f"abstained_requests[{k}]", r) for k, r in enumerate(parsed.abstained_requests)]
-    answer_texts = [i.text for i in parsed.items] + [i.quote for i in parsed.items if i.quote]
+    answer_texts = [i.text for i in items] + [i.quote for i in items if i.quote]
     guard = missed_answer_guard(question, quantifier, chunks, denial_texts, answer_texts, policy.guard_proximity_runes)
     if guard.answerability_warning:
         _add(reasons, Reason.MISSED_ANSWER_SUSPECTED)
