@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/answer_grounding.py --records FILE.jsonl [--n 30] [--sets demo squad squad-unanswerable] [--reuse OLD.jsonl]
                                              [--set quote_schema=sentences] [--profile qwen2.5-1.5b]
-  .venv/bin/python bench/answer_grounding.py --from-records FILE.jsonl [FILE.jsonl ...]
+  .venv/bin/python bench/answer_grounding.py --from-records FILE.jsonl [FILE.jsonl ...] [--verifier reanchor_quotes=false]
 
 Three sets, each answered with the default policy (plus any `--set KEY=VALUE`
 policy overrides, values read as JSON):
@@ -202,6 +202,8 @@ def main() -> None:
     ap.add_argument("--profile", default="qwen2.5-1.5b")
     ap.add_argument("--set", dest="sets_policy", action="append", default=[], metavar="KEY=VALUE",
                     help="answer-policy override, e.g. quote_schema=sentences (repeatable)")
+    ap.add_argument("--verifier", dest="verifier_policy", action="append", default=[], metavar="KEY=VALUE",
+                    help="verifier-policy override, e.g. reanchor_quotes=false (repeatable)")
     ap.add_argument("--records", type=Path, help="append every answer record here (JSONL)")
     ap.add_argument("--from-records", type=Path, nargs="+", help="re-verify stored records; no model call")
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
@@ -209,7 +211,7 @@ def main() -> None:
                     help="stored records to take an answer from instead of asking again: same set, question, "
                     "store contents (corpus digest) and governance policy; re-verified under the current verifier")
     args = ap.parse_args()
-    verifier = VerifierPolicy()
+    verifier = VerifierPolicy(**overrides(args.verifier_policy))
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
     if args.from_records:
         for path in args.from_records:

@@ -248,13 +248,24 @@ def test_http_answer_text_output(run_cli: Run, demo_db: Path, server: FaultServe
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "contract: valid (OK)\n" in out
-    # the quote is in E2, not in the E1 it cites: the line shows the block that holds it, the note says why
-    assert "  * Annual plans can be refunded within 30 days.  [E2; cited as E1]  " in out  # then the verdict
-    assert "      note: cites E1; its quote is in E2, so it is judged against E2 (re-anchored)\n" in out
+    assert "  * Annual plans can be refunded within 30 days.  [E1]  " in out  # then the claim's verdict
     assert out.startswith("label: ")
     assert '      "within 30 days"\n' in out
     assert "evidence cited:\n  E1: " in out
     assert "model: openai:fault | 11 prompt + 7 completion tokens" in out
+
+
+def test_a_reanchored_claim_shows_the_block_that_holds_its_quote(
+    run_cli: Run, demo_db: Path, server: FaultServer
+) -> None:
+    server.reply = VALID_ANSWER
+    record = json.loads(http_query(run_cli, demo_db, server, "--json", "--retries", "0").stdout)
+    second = record["evidence"][1]["text"].split(". ")[0]  # E2's first sentence, cited as E1
+    server.reply = json.dumps({"claims": [{"text": second, "evidence_ids": ["E1"], "quote": second}],
+                               "abstained_requests": []})
+    out = http_query(run_cli, demo_db, server, "--retries", "0").stdout
+    assert f"  * {second}  [E2; cited as E1]  VERIFIED_QUOTE" in out
+    assert "      note: cites E1; its quote is in E2, so it is judged against E2 (re-anchored)\n" in out
 
 
 def test_http_invalid_answer_exits_0_and_shows_the_raw_response(run_cli: Run, demo_db: Path, server: FaultServer) -> None:

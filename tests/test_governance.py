@@ -523,7 +523,8 @@ def test_stored_cache_row_matches_the_record(store: CorpusStore) -> None:
 def test_a_stale_verifier_hash_is_reverified_without_a_provider_call(store: CorpusStore) -> None:
     two_ids = claim_answer("Annual plans can be refunded within 30 days", "E1", "E2")
     provider = ScriptedProvider(two_ids)
-    old_verifier, new_verifier = VerifierPolicy(), VerifierPolicy(max_evidence_ids=1)
+    # stricter: one id per claim, judged as cited (re-anchoring would narrow the claim to the block of its quote)
+    old_verifier, new_verifier = VerifierPolicy(), VerifierPolicy(max_evidence_ids=1, reanchor_quotes=False)
     first = ask(store, policy(), provider, old_verifier)
     assert len(first.evidence) >= 2 and first.verifier_policy_hash == verifier_policy_hash(old_verifier)
     assert first.verification is not None and first.verification.label.value != "UNGROUNDED"

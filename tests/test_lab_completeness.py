@@ -57,3 +57,17 @@ def test_run_rows_and_summaries_carry_completeness(tmp_path: Path, inputs: tuple
     comp = next(iter(summary["arms"].values()))["completeness"]
     assert comp["answered"] >= 2 and comp["rows_covered"] + len(comp["rows_not_measured"]) == 4
     assert "## Request completeness" in (run_dir / "summary.md").read_text()
+
+
+def test_a_quote_miscited_to_another_block_still_counts_for_the_block_it_is_in(
+    tmp_path: Path, inputs: tuple[Path, Path]  # noqa: F811
+) -> None:
+    run_dir, status, _ = do_run(request(tmp_path, inputs, limit=1),
+                                claim("Paris is the capital of France.", eid="E3", quote="Paris is the capital of France"))
+    assert status.state == "complete"
+    (row,) = rows_of(run_dir)
+    assert row["trace"]["evidence"][0]["chunk_id"].split("#")[0] != row["trace"]["evidence"][2]["chunk_id"].split("#")[0]
+    assert row["trace"]["citation_chunk_ids"] == [row["trace"]["evidence"][2]["chunk_id"]]  # what the model cited
+    (cl,) = row["trace"]["claims"]
+    assert cl["reanchored_from"] == ["E3"] and cl["evidence_ids"] == ["E1"]
+    assert row["completeness"]["requests"][0]["case"] == "answered_supported"

@@ -613,6 +613,17 @@ def test_a_claim_citing_every_block_is_narrowed_to_the_one_that_holds_its_quote(
     assert Reason.TOO_MANY_EVIDENCE_IDS in off.claims[0].reasons and off.label is not Label.STRICT
 
 
+def test_reanchoring_only_adds_a_verification_never_takes_one_away() -> None:
+    # the claim is carried by a span of the block it cites; its quote is another block's sentence
+    item = {"text": "The harbour office opens at 8 a.m.", "evidence_ids": ["E2"],
+            "quote": "The Faro di Portonovo lighthouse was built in 1862"}
+    for policy in (VerifierPolicy(), VerifierPolicy(reanchor_quotes=False)):
+        v = verify_answer("When does the harbour office open?", "claim_lattice", [ev(), HARBOUR],
+                          {"claims": [item], "abstained_requests": []}, policy)
+        assert v.claims[0].verdict is Verdict.VERIFIED_SPAN and v.claims[0].evidence_ids == ["E2"]
+        assert v.claims[0].reanchored_from == []
+
+
 def test_a_quote_in_no_block_is_not_reanchored() -> None:
     item = {**MISCITED, "quote": "The lighthouse was finished in 1862"}
     v = verify_answer(Q, "claim_lattice", [ev(), HARBOUR], {"claims": [item], "abstained_requests": []})

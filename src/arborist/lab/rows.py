@@ -140,6 +140,15 @@ def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
     return dedupe([doc_source.get(c.split("#chunk-", 1)[0], "?") for c in chunk_ids])
 
 
+def _cited_chunks(record: AnswerRecord) -> list[str]:
+    """The chunks the answer cites, with the block each re-anchored claim's quote sits in (the verifier
+    judged the claim against that block: its quote is the citation a reader can check)."""
+    chunk_of = {e.evidence_id: e.chunk_id for e in record.evidence}
+    claims = record.verification.claims if record.verification else []
+    anchored = [chunk_of[e] for cl in claims if cl.reanchored_from for e in cl.evidence_ids if e in chunk_of]
+    return dedupe([*record.citation_chunk_ids, *anchored])
+
+
 def build_row(
     question: Question, arm: str, sample: int, record: AnswerRecord, doc_source: dict[str, str], run_id: str,
     treatment: TreatmentPart | None = None,
@@ -196,7 +205,7 @@ def build_row(
         gold_answers=question.answers,
         diagnosis=diagnose(question, path),
         completeness=measure_completeness(question, text, path.admitted_source_ids,
-                                          _sources(record.citation_chunk_ids, doc_source)),
+                                          _sources(_cited_chunks(record), doc_source)),
         timings=record.timings,
         provider_timings=c.timings,
         tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens, cached_prompt=c.cached_prompt_tokens),

@@ -32,8 +32,9 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
 Re-anchoring (policy `reanchor_quotes`, on by default): a claim that cites only
 admitted blocks, none of which holds its quote (or more of them than
 `max_evidence_ids`), while an admitted block holds it word for word, is judged
-against that one block, and says so in its notes and `reanchored_from` (see
-`reanchor`). A 1.5B model was seen copying
+against that one block when only that verifies it, and then says so in its
+notes and `reanchored_from` (see `reanchor`); a claim the block does not
+verify is reported as cited. A 1.5B model was seen copying
 E1's sentence and citing E2 in 23 of 27 miscitations.
 
 Per answer:
@@ -206,7 +207,7 @@ def _verify_item(
     if unknown:
         _add(caps, Reason.WARRANT_MISSING)
         notes.append(f"cites id(s) not in the evidence: {', '.join(unknown)}")
-    if cited_as is not None and cited_as != item.evidence_ids:
+    if cited_as is not None:  # re-anchored (see `reanchor`)
         notes.append(f"cites {', '.join(cited_as)}; its quote is in {', '.join(ids)}, so it is judged against "
                      f"{', '.join(ids)} (re-anchored)")
     if len(ids) > policy.max_evidence_ids:
@@ -287,9 +288,9 @@ def _verify_item(
     _add(reasons, *caps)
     if verdict not in VERIFIED:
         _add(reasons, *failures)
-    moved = cited_as if cited_as is not None and cited_as != item.evidence_ids else []
     return ClaimVerification(
-        index=item.index, text=item.text, evidence_ids=item.evidence_ids, reanchored_from=moved, verdict=verdict,
+        index=item.index, text=item.text, evidence_ids=item.evidence_ids, reanchored_from=cited_as or [],
+        verdict=verdict,
         reasons=reasons, notes=notes,
         checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
     )
@@ -387,9 +388,17 @@ def verify_answer(
     prepared = {c.ev.id: c for c in chunks}
 
     subject = content_stems(question)
-    items = [reanchor(item, prepared, policy.max_evidence_ids) for item in parsed.items] if policy.reanchor_quotes else parsed.items
-    claims = [_verify_item(item, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids)
-              for item, given in zip(items, parsed.items, strict=True)]
+    claims: list[ClaimVerification] = []
+    items: list[Item] = []  # each claim as judged: as given, or re-anchored when only that verifies it
+    for given in parsed.items:
+        claim = _verify_item(given, mode, prepared, policy, lex, subject)
+        moved = reanchor(given, prepared, policy.max_evidence_ids) if policy.reanchor_quotes else given
+        if moved is not given and claim.verdict not in VERIFIED:
+            second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids)
+            if second.verdict in VERIFIED:
+                claim, given = second, moved
+        claims.append(claim)
+        items.append(given)
     n = len(claims)
     n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
