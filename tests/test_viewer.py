@@ -236,7 +236,10 @@ def test_clicking_a_diagnosis_row_lists_exactly_that_boundarys_questions(
         shown = page.eval_on_selector_all("tr.q-row", "els => els.map(e => e.dataset.query)")
         assert shown == [r["query_id"] for r in rows if (r["diagnosis"]["boundary"] or "not measured") == boundary]
         page.click(f"tr.diag-row[data-boundary='{boundary}']")  # a second click clears the filter
-        page.wait_for_function(f"document.querySelectorAll('tr.q-row').length === {len(rows)}")
+        # not wait_for_function with a string: when it has to poll it evals the string, which the page's CSP
+        # refuses (seen on a loaded machine); waiting for the last row uses no eval
+        page.locator("tr.q-row").nth(len(rows) - 1).wait_for(state="attached")
+        assert page.locator("tr.q-row").count() == len(rows)
 
 
 def test_a_question_page_shows_the_funnel_of_its_row_and_keeps_markup_inert(
