@@ -77,8 +77,8 @@ class Reason(StrEnum):
 REASONS: dict[Reason, str] = {
     Reason.QUOTE_NOT_FOUND: "the quoted text occurs in none of the cited chunks, even after normalisation",
     Reason.QUOTE_IN_UNCITED_EVIDENCE: "the quote is not in the cited chunks but is in another admitted chunk: a "
-    "miscitation; the claim is judged against what it cites (with the policy's reanchor_quotes, only when it also "
-    "cites an id that is not in the evidence)",
+    "miscitation, judged against what it cites (with the policy's reanchor_quotes the claim is judged against the "
+    "block that holds the quote too, and keeps this code only when that does not verify it either)",
     Reason.QUOTE_MISMATCH: "the quote is genuine, but the claim says more than it: a name, number or content word of "
     "the claim is not supported by the quote (and the cited chunk's title)",
     Reason.QUOTE_MISSING: "the claim carries no quote (or an empty one), so the quote check could not run",

@@ -290,8 +290,7 @@ def _verify_item(
         _add(reasons, *failures)
     return ClaimVerification(
         index=item.index, text=item.text, evidence_ids=item.evidence_ids, reanchored_from=cited_as or [],
-        verdict=verdict,
-        reasons=reasons, notes=notes,
+        verdict=verdict, reasons=reasons, notes=notes,
         checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
     )
 
