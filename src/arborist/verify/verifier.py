@@ -391,8 +391,10 @@ def verify_answer(
     items: list[Item] = []  # each claim as judged: as given, or re-anchored when only that verifies it
     for given in parsed.items:
         claim = _verify_item(given, mode, prepared, policy, lex, subject)
-        moved = reanchor(given, prepared, policy.max_evidence_ids) if policy.reanchor_quotes else given
-        if moved is not given and claim.verdict not in VERIFIED:
+        # only a claim its citation leaves unverified is looked for elsewhere (a verified one keeps its ids)
+        moved = reanchor(given, prepared, policy.max_evidence_ids) if (
+            policy.reanchor_quotes and claim.verdict not in VERIFIED) else given
+        if moved is not given:
             second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids)
             if second.verdict in VERIFIED:
                 claim, given = second, moved
