@@ -50,7 +50,7 @@ from arborist.governance.policy import build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
-from arborist.verify import Label, Reason, VerifierPolicy
+from arborist.verify import Label, PolicyError, Reason, VerifierPolicy
 from arborist.verify.normalize import tokenise
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
@@ -211,7 +211,10 @@ def main() -> None:
                     help="stored records to take an answer from instead of asking again: same set, question, "
                     "store contents (corpus digest) and governance policy; re-verified under the current verifier")
     args = ap.parse_args()
-    verifier = VerifierPolicy(**overrides(args.verifier_policy))
+    try:
+        verifier = VerifierPolicy(**overrides(args.verifier_policy))
+    except PolicyError as exc:
+        ap.error(f"--verifier: {exc}")
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
     if args.from_records:
         for path in args.from_records:
