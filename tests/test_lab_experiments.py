@@ -120,7 +120,8 @@ def sweep(tmp_path: Path, inputs: tuple[Path, Path], spec: str, *answers: str, *
 def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     tmp_path: Path, inputs: tuple[Path, Path]  # noqa: F811
 ) -> None:
-    sweep_dir, record, provider = sweep(tmp_path, inputs, "evidence-k=1,3", *GOOD, *GOOD)
+    # q4 ranks nothing, so its prompt is the same at k=1 and k=3: the second cell replays its completion
+    sweep_dir, record, provider = sweep(tmp_path, inputs, "evidence-k=1,3", *GOOD, *GOOD[:3])
     assert record.state == "complete" and record.exit_code == 0 and provider.pending == 0
     assert sorted(p.name for p in sweep_dir.iterdir()) == ["plots", "runs", "summary.md", "sweep.json"]
     saved = load_sweep(sweep_dir)
@@ -129,7 +130,8 @@ def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     for cell in saved.cells:
         run_dir = sweep_dir / str(cell.run_dir)
         assert run_dir.parent == sweep_dir / "runs" and all(c.ok for c in validate_run(run_dir))
-        assert cell.state == "complete" and cell.provider_calls == 4
+        assert cell.state == "complete"
+    assert [(c.provider_calls, c.cache_hits) for c in saved.cells] == [(4, 0), (3, 1)]
     admitted = [c.metrics["claim_lattice"]["admitted_chunks"].value for c in saved.cells]
     assert admitted[0] == 0.75 and admitted[1] is not None and admitted[1] > 1.0  # q4 ranks nothing
     gold = saved.cells[0].metrics["claim_lattice"]["gold"]
@@ -157,13 +159,12 @@ def test_sweep_cells_share_the_answer_cache_with_earlier_runs(tmp_path: Path, in
 
 
 def test_a_sweep_stopped_by_its_budget_continues_in_place(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
-    sweep_dir, record, provider = sweep(tmp_path, inputs, "context-runes=1500,3000", *GOOD, GOOD[0],
-                                        generation_budget=5)
+    sweep_dir, record, provider = sweep(tmp_path, inputs, "evidence-k=1,3", *GOOD, GOOD[0], generation_budget=5)
     assert record.state == "budget_exhausted" and record.exit_code == 5 and len(provider.history) == 5
     assert [c.state for c in record.cells] == ["complete", "budget_exhausted"]
     assert "--continue-from" in record.message
     first_dir = record.cells[1].run_dir
-    provider = ScriptedProvider(*GOOD[1:])
+    provider = ScriptedProvider(*GOOD[1:3])  # q4 is replayed from the first cell
     plan = plan_continue(sweep_dir, provider)
     assert plan.plans[0] is None  # the finished cell is kept as it is
     out = execute_sweep(plan, provider)
@@ -361,11 +362,11 @@ def test_a_killed_sweep_continues_from_what_is_on_disk(tmp_path: Path, inputs: t
     status = json.loads(status_path.read_text())
     status.update(state="running", exit_code=None, ended_at=None)
     status_path.write_text(json.dumps(status))
-    provider = ScriptedProvider(*GOOD[1:], *GOOD)
+    provider = ScriptedProvider(*GOOD[1:3], *GOOD[:3])  # q4 (nothing ranked) is replayed in the later cells
     out = execute_sweep(plan_continue(sweep_dir, provider), provider)
     assert out.record.state == "complete" and provider.pending == 0
     assert [c.state for c in out.record.cells] == ["complete", "complete", "complete"]
-    assert [(c.provider_calls, c.reused_rows) for c in out.record.cells] == [(4, 0), (3, 1), (4, 0)]
+    assert [(c.provider_calls, c.reused_rows) for c in out.record.cells] == [(4, 0), (2, 1), (3, 0)]
     for cell in out.record.cells:
         assert all(c.ok for c in validate_run(sweep_dir / str(cell.run_dir)))
 
@@ -397,3 +398,62 @@ def test_a_prompt_sweep_takes_files_and_records_their_absolute_path(
     assert record.state == "complete"
     assert [c.options["prompt"] for c in record.cells] == ["multipart", str(tmp_path / "terse.txt")]
     assert provider.history[1].messages[0].content == "Answer in JSON from the evidence only."
+
+
+# -- completion replay ------------------------------------------------------------------
+
+
+def test_a_cell_whose_prompts_did_not_change_replays_their_completions(
+    tmp_path: Path, inputs: tuple[Path, Path]  # noqa: F811
+) -> None:
+    """Rune budgets that bind at neither value send the same words: the second cell asks the model nothing."""
+    sweep_dir, record, provider = sweep(tmp_path, inputs, "context-runes=24000,40000", *GOOD)
+    assert record.state == "complete" and provider.pending == 0 and len(provider.history) == 4
+    assert [(c.provider_calls, c.cache_hits) for c in record.cells] == [(4, 0), (0, 4)]
+    first, second = (rows_of(sweep_dir / str(c.run_dir)) for c in record.cells)
+    assert {r["source"] for r in second} == {"replay"}
+    assert [r["answer"] for r in second] == [r["answer"] for r in first]  # the same labels, re-verified
+    summary = json.loads((sweep_dir / str(record.cells[1].run_dir) / "results" / "answer-contract-summary.json")
+                         .read_text())
+    usage = summary["arms"]["claim_lattice"]["usage"]
+    assert (usage["provider_calls"], usage["cache_hits"], usage["replays"]) == (0, 4, 4)
+    # --burn asks again (and the budget counts those calls), replaying nothing
+    _, burned, provider = do_run(request(tmp_path, inputs, policy_values={"context_runes": 40000}, burn=True), *GOOD)
+    assert (burned.provider_calls, burned.cache_hits) == (4, 0) and provider.pending == 0
+
+
+def test_answers_served_from_the_answer_cache_feed_later_replays(
+    tmp_path: Path, inputs: tuple[Path, Path]  # noqa: F811
+) -> None:
+    """Answers produced before the completion cache existed are replayable once a run has served them."""
+    do_run(request(tmp_path, inputs), *GOOD)
+    (tmp_path / "cache" / "completions.sqlite").unlink()
+    for wal in (tmp_path / "cache").glob("completions.sqlite-*"):
+        wal.unlink()
+    _, status, _ = do_run(request(tmp_path, inputs))
+    assert (status.provider_calls, status.cache_hits) == (0, 4)
+    _, status, provider = do_run(request(tmp_path, inputs, policy_values={"context_runes": 40000}))
+    assert (status.provider_calls, status.cache_hits) == (0, 4) and not provider.history
+
+
+def test_the_completion_store_keeps_only_what_a_call_produced(tmp_path: Path) -> None:
+    from arborist.lab.replay import CompletionStore, ReplayingProvider, replay_key
+    from arborist.models.base import Completion, GenerationSettings, Message
+
+    store = CompletionStore(tmp_path)
+    provider = ReplayingProvider(ScriptedProvider("first"), store)
+    msgs, settings = [Message(role="user", content="q?")], GenerationSettings()
+    made = provider.complete(msgs, settings)
+    again = provider.complete(msgs, settings)
+    assert (made.text, made.replayed_from) == ("first", None)
+    assert again.text == "first" and again.replayed_from == replay_key("scripted", "scripted", msgs, settings, None)
+    assert again.attempts == 0 and again.timings == {}
+    # another seed, another schema: other keys, so the model is asked (and here has nothing left to say)
+    other = provider.complete(msgs, settings.model_copy(update={"seed": 1}))
+    assert other.error is not None and len(store) == 1  # a failure is not kept
+    assert provider.complete(msgs, settings, {"type": "object"}).error is not None
+    store.put("k", Completion(model_id="m", provider="p", error="timed out"))
+    assert store.get("k") is None
+    store._db.execute("INSERT INTO completions VALUES ('bad', 'not json')")
+    assert store.get("bad") is None  # unreadable: a miss, asked again
+    store.close()

@@ -99,12 +99,13 @@ def test_planting_replaces_every_gold_string_with_a_value_of_its_kind() -> None:
 def test_a_run_answers_treated_twins_and_reports_them(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
     abstain = json.dumps({"claims": [], "abstained_requests": ["the whole question"]})
     answers = []
-    for text in ("Paris is the capital of France.", "The Tiber flows through Rome.", "Madrid is the capital.",
-                 "Nobody knows."):
+    for text in ("Paris is the capital of France.", "The Tiber flows through Rome.", "Madrid is the capital."):
         answers += [claim(text), claim(text), abstain, claim(text)]  # control, reversed, withheld, planted
+    answers.append(claim("Nobody knows."))  # q4 ranks nothing: its treated twins send the control's prompt again
     req = request(tmp_path, inputs, treatments=("reversed", "withheld", "planted"))
     run_dir, status, provider = do_run(req, *answers)
     assert status.state == "complete" and status.rows_done == 16 and provider.pending == 0
+    assert (status.provider_calls, status.cache_hits) == (13, 3)
     rows = {(r["query_id"], r["arm"]): r for r in rows_of(run_dir)}
     assert rows[("q1", "claim_lattice")]["treatment"] is None
     rev = rows[("q1", "claim_lattice+reversed")]

@@ -50,7 +50,7 @@ def test_the_fixture_format_has_sections_comments_and_errors_by_line(tmp_path: P
 def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_path: Path) -> None:
     sso = claim("Business and Enterprise admins can require SAML single sign-on.",
                 "Admins on Business and Enterprise can require that members sign in through SAML only")
-    answers = [sso, claim("Webhooks retry.", "nothing like this"), claim("x", "y")] * 3
+    answers = [sso, claim("Webhooks retry.", "nothing like this"), claim("x", "y")] * 2  # auto replays per_chunk
     provider = ScriptedProvider(*answers)
     base = RunRequest(run_root=None, policy_values={"routes": "bm25,title"}, cache_directory=tmp_path / "cache",
                       model=ModelSpec(model="scripted", base_url=None, provider="scripted", model_id="scripted:scripted"),
@@ -74,6 +74,9 @@ def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_pat
     run = Path(by["auto"].run_dir)
     rows = [json.loads(line) for line in (run / "results" / "per-query.jsonl").read_text().splitlines()]
     assert all(r["trace"]["prompt_layout"] == "per_chunk" for r in rows)
+    # ... so its prompts are per_chunk's, and their completions are replayed, not asked again or timed
+    assert [r["source"] for r in rows] == ["replay"] * 3 and by["auto"].latency_s is None
+    assert by["per_chunk"].latency_s is not None
 
 
 def test_bad_bench_options_are_refused_before_any_answer(demo_db: Path, tmp_path: Path,

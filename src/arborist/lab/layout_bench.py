@@ -58,7 +58,8 @@ class LayoutRow(BaseModel):
     labels: dict[str, int]
     strict_rate: float | None
     verified_share: float | None = Field(description="mean over answers with claims of n_verified / n_claims")
-    latency_s: float | None = Field(description="mean answer-path time of the rows (their first answering)")
+    latency_s: float | None = Field(description="mean answer-path time of the rows (their first answering; "
+                                     "a completion replayed from another layout's identical prompt is left out)")
     delta_strict: float | None = Field(description="strict-rate minus the control layout's, paired per question")
     interval: tuple[float, float] | None
     verdict: str | None
@@ -123,7 +124,7 @@ def summarise_layout(layout: str, run_dir: Path) -> LayoutRow:
         strict_rate=mean(strict),
         gold_rate=mean([float(g) for r in rows if (g := r.diagnosis.gold_in_answer) is not None]),
         verified_share=mean([v for r in rows if (v := _verified_share(r)) is not None]),
-        latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings]),
+        latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings and r.source != "replay"]),
         delta_strict=None, interval=None, verdict=None, violations=dict(violations.most_common()),
         buckets={name: {"rows": len(rs), "strict_rate": mean([float(r.verifier.label == "STRICT") for r in rs]),
                         "answer_runes": mean([float(len(r.answer.text)) for r in rs if r.contract.valid])}

@@ -152,7 +152,8 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
         out += [f"- Limitation: {note}." for note in judged.limitations]
     out += ["", "## Cost", "", "| | " + " | ".join(arms) + " |", "|---|" + "---|" * len(arms)]
     line("provider calls", [str(a.usage.provider_calls) for a in vals])
-    line("cache hits", [str(a.usage.cache_hits) for a in vals])
+    line("cache hits (of which completions replayed for an identical prompt)",
+         [f"{a.usage.cache_hits} ({a.usage.replays})" for a in vals])
     line("reused from the run continued", [str(a.usage.reused) for a in vals])
     line("prompt / completion tokens", [f"{a.usage.prompt_tokens} / {a.usage.completion_tokens}" for a in vals])
     line("seconds in provider calls (answer path)", [f"{a.usage.answer_seconds:.1f}" for a in vals])

@@ -18,7 +18,7 @@ from arborist.lab.diagnosis import Diagnosis, PathView, answer_text, diagnose
 from arborist.lab.treatments import TreatmentPart, outcome
 
 METRIC_K = 10
-Source = Literal["provider", "cache", "reused"]
+Source = Literal["provider", "cache", "replay", "reused"]
 
 
 class RetrievalPart(BaseModel):
@@ -102,7 +102,8 @@ class Row(BaseModel):
     arm: str
     sample: int
     question: str
-    source: Source = Field(description="provider call, answer cache, or reused from the run continued")
+    source: Source = Field(description="provider call, answer cache, a completion replayed for the same prompt (lab.replay), "
+                        "or reused from the run continued")
     reused_from: str | None = None
     run_id: str = Field(description="the run that wrote this row")
     record_id: str
@@ -134,6 +135,12 @@ class Row(BaseModel):
 
 def row_key(query_id: str, arm: str, sample: int) -> str:
     return f"{query_id} [{arm}, sample {sample}]"
+
+
+def _source(record: AnswerRecord) -> Source:
+    if record.cache_hit:
+        return "cache"
+    return "provider" if record.completion.replayed_from is None else "replay"
 
 
 def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
@@ -179,7 +186,7 @@ def build_row(
             "outcome": outcome(treatment, text, record.contract.valid and record.contract.abstention == "full")})
     return Row(
         query_id=question.id, arm=arm, sample=sample, question=question.question,
-        source="cache" if record.cache_hit else "provider", run_id=run_id, record_id=record.record_id,
+        source=_source(record), run_id=run_id, record_id=record.record_id,
         produced_by_run=record.run_id, model_id=record.policy.model_id, mode=record.policy.mode,
         governance_policy_hash=record.governance_policy_hash, prompt_sha256=record.prompt.sha256,
         retrieval=RetrievalPart(

@@ -49,6 +49,7 @@ from arborist.ingest import embed_missing
 from arborist.lab import rundir, treatments
 from arborist.lab.config import Arm, JudgeSpec, ModelSpec, RunConfig, git_revision, output_digest
 from arborist.lab.judge import Judge, run_judge
+from arborist.lab.replay import CompletionStore, ReplayingProvider
 from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
@@ -442,7 +443,7 @@ def execute(
             writer.write(row.model_dump(mode="json"))
             counters.done += 1
             counters.calls += row.source == "provider"
-            counters.hits += row.source == "cache"
+            counters.hits += row.source in ("cache", "replay")
             flush_status()
         if progress is not None:
             progress.advance(row)
@@ -461,6 +462,9 @@ def execute(
             if todo:
                 items.append(_Item(q, arm, todo))
     budgeted = BudgetedProvider(provider, cfg.generation_budget)
+    # --burn asks the model again: nothing is replayed, and what it answers is kept for later runs
+    replays = CompletionStore(Path(cfg.cache_directory))
+    asking = ReplayingProvider(budgeted, replays, serve=not cfg.burn)
     verifier = cfg.verifier_policy
     stop = threading.Event()
     doc_sources: dict[ChunkingSettings, dict[str, str]] = {}
@@ -486,12 +490,14 @@ def execute(
             if stop.is_set():
                 return
             if treated is None:
-                record = engine.query(store, question.question, arm.policy, budgeted, verifier,
+                record = engine.query(store, question.question, arm.policy, asking, verifier,
                                       burn=cfg.burn, sample_index=sample, run_id=cfg.run_id)
             else:
                 record = engine.answer_admitted(store, question.question, treated[1], arm.treatment, arm.policy,
-                                                budgeted, verifier, burn=cfg.burn, sample_index=sample,
+                                                asking, verifier, burn=cfg.burn, sample_index=sample,
                                                 run_id=cfg.run_id, ranked=treated[0])
+            if record.cache_hit:
+                replays.remember(record)
             emit(build_row(question, arm.name, sample, record, doc_sources[arm.policy.chunking], cfg.run_id,
                            treatment=treated[2] if treated else None))
 
@@ -516,6 +522,7 @@ def execute(
         with counters.lock:
             finished.set()
         writer.close()
+        replays.close()
         # Count what is on disk: an interrupt may land between a row's write and its count.
         counters.done = len(load_rows(run_dir)[0])
         if state == "complete" and counters.done != cfg.rows_total:

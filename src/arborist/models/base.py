@@ -46,6 +46,10 @@ class Completion(BaseModel):
     error: str | None = Field(default=None, description="set when the call failed; text is then empty")
     attempts: int = 1
     raw: dict[str, Any] | None = Field(default=None, description="provider response body, when there is one")
+    replayed_from: str | None = Field(
+        default=None, description="the replay key this completion was served from (the lab's completion cache); "
+        "None when the provider produced it for this call"
+    )
 
 
 def chat_request(

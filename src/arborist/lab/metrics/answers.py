@@ -37,7 +37,8 @@ class DiagnosisCounts(BaseModel):
 
 class Usage(BaseModel):
     provider_calls: int
-    cache_hits: int
+    cache_hits: int = Field(description="rows that cost no provider call: answer cache hits and replays")
+    replays: int = Field(default=0, description="of the cache hits, completions replayed for the same prompt")
     reused: int
     prompt_tokens: int
     completion_tokens: int
@@ -141,7 +142,8 @@ def usage(rows: list[Row]) -> Usage:
     tokened = [r for r in rows if r.tokens.prompt is not None]
     return Usage(
         provider_calls=len(called),
-        cache_hits=sum(r.source == "cache" for r in rows),
+        cache_hits=sum(r.source in ("cache", "replay") for r in rows),
+        replays=sum(r.source == "replay" for r in rows),
         reused=sum(r.source == "reused" for r in rows),
         prompt_tokens=sum(r.tokens.prompt or 0 for r in tokened),
         completion_tokens=sum(r.tokens.completion or 0 for r in tokened),
