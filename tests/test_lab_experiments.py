@@ -19,7 +19,7 @@ from click.testing import Result
 
 from arborist.answer.modes import prompt_names, system_prompt
 from arborist.cli import lab_cmd
-from arborist.errors import InputError
+from arborist.errors import InputError, StoreError
 from arborist.lab import rundir
 from arborist.lab.checks import validate_run
 from arborist.lab.compare import compare_runs
@@ -457,3 +457,21 @@ def test_the_completion_store_keeps_only_what_a_call_produced(tmp_path: Path) ->
     store._db.execute("INSERT INTO completions VALUES ('bad', 'not json')")
     assert store.get("bad") is None  # unreadable: a miss, asked again
     store.close()
+    (tmp_path / "completions.sqlite").write_bytes(b"not a database at all" * 100)
+    for wal in tmp_path.glob("completions.sqlite-*"):
+        wal.unlink()
+    with pytest.raises(StoreError, match=r"completions.sqlite is not arborist's completion cache .* delete it"):
+        CompletionStore(tmp_path)
+
+
+def test_a_broken_completion_cache_is_a_one_line_error_from_the_cli(
+    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
+) -> None:
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "completions.sqlite").write_bytes(b"garbage" * 1000)
+    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--run-root", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--model", "scripted",
+                     "--routes", "bm25", "--limit", "1")
+    assert result.exit_code != 0 and "not arborist's completion cache" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert not list((tmp_path / "runs").glob("*"))  # refused before a run directory was made

@@ -26,6 +26,7 @@ from typing import Any
 from arborist.answer.pipeline import sample_settings
 from arborist.answer.record import AnswerRecord
 from arborist.corpus.transactions import WRITE_WAIT_MS, write_transaction
+from arborist.errors import StoreError
 from arborist.governance.canonical import tagged_digest
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
 
@@ -52,11 +53,16 @@ class CompletionStore:
         self._db = sqlite3.connect(self.path, timeout=WRITE_WAIT_MS / 1000, isolation_level=None,
                                    check_same_thread=False)
         self._lock = threading.Lock()
-        with self._lock:
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             with write_transaction(self._db):
                 self._db.execute("CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, completion TEXT "
                                  "NOT NULL)")
+            self._db.execute("SELECT key, completion FROM completions LIMIT 0")
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{self.path} is not arborist's completion cache ({exc}); it only saves model time: "
+                             "delete it and run again") from None
 
     def get(self, key: str) -> Completion | None:
         with self._lock:

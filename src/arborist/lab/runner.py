@@ -410,6 +410,7 @@ def execute(
     if judge is not None:
         plan.config = plan.config.model_copy(update={"judge": judge.spec})
     cfg = plan.config
+    replays = CompletionStore(Path(cfg.cache_directory))  # a broken cache file stops the run before it starts
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
     stores = {c: prepare_store(plan, c, dense) for c in chunkings}
@@ -463,7 +464,6 @@ def execute(
                 items.append(_Item(q, arm, todo))
     budgeted = BudgetedProvider(provider, cfg.generation_budget)
     # --burn asks the model again: nothing is replayed, and what it answers is kept for later runs
-    replays = CompletionStore(Path(cfg.cache_directory))
     asking = ReplayingProvider(budgeted, replays, serve=not cfg.burn)
     verifier = cfg.verifier_policy
     stop = threading.Event()
