@@ -815,6 +815,30 @@ def test_rule_12_the_questions_names_and_years_must_be_in_the_cited_evidence() -
     assert Reason.QUESTION_TERMS_ABSENT not in v.reasons  # the asker's own amounts are not looked up
 
 
+def test_rule_12_a_decade_of_the_question_is_stated_by_itself_or_a_year_in_it() -> None:
+    text = ("In 1984 the network bought a majority stake in the sports channel ESPN. "
+            "In 1995 it launched a cable news service.")
+    ev = [{"id": "E1", "title": "Broadcasting history", "text": text}]
+
+    def answer(claim: str, quote: str) -> dict[str, object]:
+        return {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+
+    question = "In the 1980s, what cable channel did the network buy?"
+    outside = verify_answer(question, "claim_lattice", ev, answer(
+        "The network launched a cable news service in 1995.", "In 1995 it launched a cable news service"))
+    assert outside.claims[0].verdict is Verdict.VERIFIED_QUOTE  # a true claim, but of another decade
+    assert outside.label is Label.HYBRID and Reason.QUESTION_TERMS_ABSENT in outside.reasons
+    assert any("1980s" in n for n in outside.notes)
+    inside = verify_answer(question, "claim_lattice", ev, answer(
+        "In 1984 the network bought a stake in the sports channel ESPN.",
+        "In 1984 the network bought a majority stake in the sports channel ESPN"))
+    assert inside.label is Label.STRICT
+    named = verify_answer("What cable channel did the network buy in the 1990s?", "claim_lattice",
+                          [{"id": "E1", "title": "t", "text": "During the 1990s the network bought ESPN."}],
+                          answer("The network bought ESPN in the 1990s.", "During the 1990s the network bought ESPN"))
+    assert named.label is Label.STRICT
+
+
 def test_rule_12_a_name_elsewhere_in_the_quoted_chunk_does_not_count() -> None:
     # The chunk mentions Philadelphia, but the quote backing the answer speaks of New York.
     quote = "Tesla demonstrated alternating current to the American Institute of Electrical Engineers in New York."

@@ -110,7 +110,7 @@ REASONS: dict[Reason, str] = {
     "states one (Rule 10: demotes STRICT)",
     Reason.OFF_TOPIC: "no claim of the answer shares a content word with the question: it answers something else, "
     "however well its claims are backed (Rule 11: demotes STRICT)",
-    Reason.QUESTION_TERMS_ABSENT: "a name or year of the question occurs in none of the answer's claims and quotes "
+    Reason.QUESTION_TERMS_ABSENT: "a name, year or decade of the question occurs in none of the answer's claims and quotes "
     "(nor the titles of the chunks it cites), so they do not answer it (Rule 12: demotes STRICT)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",

@@ -64,6 +64,7 @@ and with `demote_missed_answer` sets the audit mode; it never changes a label.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -330,18 +331,24 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
+_DECADE = re.compile(r"1\d{2}0s|2\d{2}0s")
+
+
 def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]) -> list[str]:
-    """The question's names and years that the answer's own words (its claims and quotes; a pointer-mode
-    answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read in either
-    form. A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once can
-    back a claim about another place.
+    """The question's names, years and decades that the answer's own words (its claims and quotes; a
+    pointer-mode answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read
+    in either form. A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once
+    can back a claim about another place. A decade ("in the 1980s") is stated by itself or by a year in it:
+    "ABC bought a cable channel in 1995" does not answer what it bought in the 1980s.
     Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
     tokens = tokenise(question)
     wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
+    wanted.update({t.norm: t.surface for t in tokens if _DECADE.fullmatch(t.norm)})
     wanted.update({t.norm: t.surface for t in name_tokens(question, tokens)})
     if not wanted:
         return []
     pool: set[str] = {t.norm for text in said for t in tokenise(text)}
+    pool.update(f"{t[:3]}0s" for t in list(pool) if len(t) == 4 and t.isdigit())  # 1984 states the 1980s
     for chunk in cited:
         pool.update(t.norm for t in chunk.title_tokens)
         defs = definitions(chunk.ev.text, question, *said)
