@@ -76,6 +76,7 @@ def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_pat
     assert all(r["trace"]["prompt_layout"] == "per_chunk" for r in rows)
     # ... so its prompts are per_chunk's, and their completions are replayed, not asked again or timed
     assert [r["source"] for r in rows] == ["replay"] * 3 and by["auto"].latency_s is None
+    assert all(r["replayed"] for r in rows)  # and stay marked when a later run serves them from the cache
     assert by["per_chunk"].latency_s is not None
 
 

@@ -837,6 +837,15 @@ def test_rule_12_a_decade_of_the_question_is_stated_by_itself_or_a_year_in_it() 
                           [{"id": "E1", "title": "t", "text": "During the 1990s the network bought ESPN."}],
                           answer("The network bought ESPN in the 1990s.", "During the 1990s the network bought ESPN"))
     assert named.label is Label.STRICT
+    century = verify_answer("What did the network buy in the 1800s?", "claim_lattice",
+                            [{"id": "E1", "title": "t", "text": "In 1856 the network bought a telegraph line."}],
+                            answer("The network bought a telegraph line in 1856.",
+                                   "In 1856 the network bought a telegraph line"))
+    assert century.label is Label.STRICT  # "the 1800s" read as the century holds 1856
+    count = verify_answer("How did 1000s of workers travel?", "claim_lattice",
+                          [{"id": "E1", "title": "t", "text": "Workers travelled by the night train."}],
+                          answer("Workers travelled by the night train.", "Workers travelled by the night train"))
+    assert Reason.QUESTION_TERMS_ABSENT not in count.reasons  # "1000s" counts thousands, not a time
 
 
 def test_rule_12_a_name_elsewhere_in_the_quoted_chunk_does_not_count() -> None:

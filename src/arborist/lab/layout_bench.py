@@ -124,7 +124,7 @@ def summarise_layout(layout: str, run_dir: Path) -> LayoutRow:
         strict_rate=mean(strict),
         gold_rate=mean([float(g) for r in rows if (g := r.diagnosis.gold_in_answer) is not None]),
         verified_share=mean([v for r in rows if (v := _verified_share(r)) is not None]),
-        latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings and r.source != "replay"]),
+        latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings and not r.replayed]),
         delta_strict=None, interval=None, verdict=None, violations=dict(violations.most_common()),
         buckets={name: {"rows": len(rs), "strict_rate": mean([float(r.verifier.label == "STRICT") for r in rs]),
                         "answer_runes": mean([float(len(r.answer.text)) for r in rs if r.contract.valid])}

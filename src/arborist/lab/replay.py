@@ -61,12 +61,18 @@ class CompletionStore:
             self._db.execute("SELECT key, completion FROM completions LIMIT 0")
         except sqlite3.DatabaseError as exc:
             self._db.close()
+            if isinstance(exc, sqlite3.OperationalError) and "no such" not in str(exc):  # locked, read-only, I/O
+                raise StoreError(f"cannot open the completion cache {self.path}: {exc}") from None
             raise StoreError(f"{self.path} is not arborist's completion cache ({exc}); it only saves model time: "
                              "delete it and run again") from None
 
     def get(self, key: str) -> Completion | None:
-        with self._lock:
-            row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
+        """Best effort: a cache that cannot be read now is a miss, never a failed answer."""
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
+        except (sqlite3.Error, StoreError):
+            return None
         if row is None:
             return None
         try:
@@ -78,15 +84,20 @@ class CompletionStore:
         if completion.error is not None or completion.replayed_from is not None:
             return
         text = completion.model_dump_json()
-        with self._lock, write_transaction(self._db):
-            self._db.execute("INSERT OR REPLACE INTO completions(key, completion) VALUES (?, ?)", (key, text))
+        try:  # best effort: a completion the cache cannot keep (locked, full, closed) is still the answer's
+            with self._lock, write_transaction(self._db):
+                self._db.execute("INSERT OR REPLACE INTO completions(key, completion) VALUES (?, ?)", (key, text))
+        except (sqlite3.Error, StoreError):
+            return
 
     def remember(self, record: AnswerRecord) -> None:
         """Keep the completion of an answer served from the answer cache, so a later cell with the same
         prompt replays it (the cell that first produced it may predate this cache)."""
         c = record.completion
         settings = sample_settings(record.policy.generation, record.sample_index)
-        self.put(replay_key(c.provider, c.model_id, record.prompt.messages, settings, record.prompt.json_schema), c)
+        key = replay_key(c.provider, c.model_id, record.prompt.messages, settings, record.prompt.json_schema)
+        if self.get(key) is None:
+            self.put(key, c)
 
     def __len__(self) -> int:
         with self._lock:

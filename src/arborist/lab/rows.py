@@ -105,6 +105,8 @@ class Row(BaseModel):
     source: Source = Field(description="provider call, answer cache, a completion replayed for the same prompt (lab.replay), "
                         "or reused from the run continued")
     reused_from: str | None = None
+    replayed: bool = Field(default=False, description="the completion was replayed for an identical prompt, now or "
+                           "when the cached answer was made: its timings are not a model call's")
     run_id: str = Field(description="the run that wrote this row")
     record_id: str
     produced_by_run: str | None = Field(description="the run whose provider call produced the answer")
@@ -186,7 +188,7 @@ def build_row(
             "outcome": outcome(treatment, text, record.contract.valid and record.contract.abstention == "full")})
     return Row(
         query_id=question.id, arm=arm, sample=sample, question=question.question,
-        source=_source(record), run_id=run_id, record_id=record.record_id,
+        source=_source(record), replayed=record.completion.replayed_from is not None, run_id=run_id, record_id=record.record_id,
         produced_by_run=record.run_id, model_id=record.policy.model_id, mode=record.policy.mode,
         governance_policy_hash=record.governance_policy_hash, prompt_sha256=record.prompt.sha256,
         retrieval=RetrievalPart(

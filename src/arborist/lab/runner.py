@@ -411,6 +411,18 @@ def execute(
         plan.config = plan.config.model_copy(update={"judge": judge.spec})
     cfg = plan.config
     replays = CompletionStore(Path(cfg.cache_directory))  # a broken cache file stops the run before it starts
+    try:
+        outcome = _execute(plan, provider, replays, progress, started, judge)
+    finally:
+        replays.close()
+    return outcome
+
+
+def _execute(
+    plan: Plan, provider: Provider, replays: CompletionStore, progress: ProgressSink | None,
+    started: Callable[[Path], None] | None, judge: Judge | None,
+) -> Outcome:
+    cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
     stores = {c: prepare_store(plan, c, dense) for c in chunkings}
@@ -522,7 +534,6 @@ def execute(
         with counters.lock:
             finished.set()
         writer.close()
-        replays.close()
         # Count what is on disk: an interrupt may land between a row's write and its count.
         counters.done = len(load_rows(run_dir)[0])
         if state == "complete" and counters.done != cfg.rows_total:

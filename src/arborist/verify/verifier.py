@@ -331,7 +331,7 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
-_DECADE = re.compile(r"1\d{2}0s|2\d{2}0s")
+_DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
 
 
 def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]) -> list[str]:
@@ -348,7 +348,6 @@ def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]
     if not wanted:
         return []
     pool: set[str] = {t.norm for text in said for t in tokenise(text)}
-    pool.update(f"{t[:3]}0s" for t in list(pool) if len(t) == 4 and t.isdigit())  # 1984 states the 1980s
     for chunk in cited:
         pool.update(t.norm for t in chunk.title_tokens)
         defs = definitions(chunk.ev.text, question, *said)
@@ -358,6 +357,9 @@ def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]
             for short, long in defs.items():
                 if any(t.norm in pool for t in tokenise(long)) or short.casefold() in pool:
                     pool.add(short.casefold())
+    years = [t for t in pool if len(t) == 4 and t.isdigit()]
+    pool.update(f"{t[:3]}0s" for t in years)  # 1984 states the 1980s
+    pool.update(f"{t[:2]}00s" for t in years)  # and 1856 the 1800s (a century, read the same way)
     return [surface for norm, surface in wanted.items() if norm not in pool]
 
 
