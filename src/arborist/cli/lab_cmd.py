@@ -107,7 +107,7 @@ class _Bar:
 
     def advance(self, row: Row) -> None:
         self.done += 1
-        self.hits += row.source in ("cache", "replay")
+        self.hits += row.from_cache
         self.calls += row.source == "provider"
         if self.task is not None:
             self.progress.update(self.task, advance=1, hits=self.hits, calls=self.calls)

@@ -131,6 +131,11 @@ class Row(BaseModel):
     treatment: TreatmentPart | None = Field(default=None, description="what was done to the evidence (treated arms)")
 
     @property
+    def from_cache(self) -> bool:
+        """Served without a provider call: by the answer cache or as a replayed completion (a cache hit either way)."""
+        return self.source in ("cache", "replay")
+
+    @property
     def key(self) -> tuple[str, str, int]:
         return (self.query_id, self.arm, self.sample)
 

@@ -456,7 +456,7 @@ def _execute(
             writer.write(row.model_dump(mode="json"))
             counters.done += 1
             counters.calls += row.source == "provider"
-            counters.hits += row.source in ("cache", "replay")
+            counters.hits += row.from_cache
             flush_status()
         if progress is not None:
             progress.advance(row)

@@ -142,7 +142,7 @@ def usage(rows: list[Row]) -> Usage:
     tokened = [r for r in rows if r.tokens.prompt is not None]
     return Usage(
         provider_calls=len(called),
-        cache_hits=sum(r.source in ("cache", "replay") for r in rows),
+        cache_hits=sum(r.from_cache for r in rows),
         replays=sum(r.source == "replay" for r in rows),
         reused=sum(r.source == "reused" for r in rows),
         prompt_tokens=sum(r.tokens.prompt or 0 for r in tokened),
