@@ -138,12 +138,18 @@ def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     assert (gold.value, gold.rows_covered) == (0.5, 4)  # q1, q2 right; q3 wrong; q4 has no gold in the corpus
     comp = saved.cells[0].metrics["claim_lattice"]["completeness"]
     assert (comp.rows_covered, comp.value) == (3, 2 / 3)  # q1, q2 answered, q3 not; q4's answer is unusable
-    assert set(saved.plots) == {"valid", "gold", "strict", "completeness", "admitted_chunks", "answer_runes"}
+    assert set(saved.plots) == {"valid", "gold", "strict", "completeness", "admitted_chunks", "answer_runes",
+                                "diagnosis"}
+    # Where each cell's answers lost the gold: q1, q2 kept it, q3's answer lacks it, q4 has no gold to lose.
+    lost = saved.cells[1].diagnosis["claim_lattice"]
+    assert (lost.counts["none"], lost.counts["generation"], lost.not_measured) == (2, 1, 1)
+    assert sum(lost.counts.values()) == 3
     for path in saved.plots.values():
         assert (sweep_dir / path).read_bytes().startswith(PNG)
     summary = (sweep_dir / "summary.md").read_text()
     assert "| 1 | claim_lattice | complete |" in summary and "| 3 | claim_lattice | complete |" in summary
-    assert "plots/gold.png" in summary
+    assert "plots/gold.png" in summary and "plots/diagnosis.png" in summary
+    assert "| 3 | claim_lattice | 0 (0%) | 0 (0%) | 0 (0%) | 1 (33%) | 0 (0%) | 2 (67%) | 1 |" in summary
     # A second run of the sweep is served from the cache.
     again_dir, again, provider = sweep(tmp_path, inputs, "evidence-k=1,3")
     assert again_dir != sweep_dir and provider.history == [] and again.state == "complete"

@@ -45,3 +45,49 @@ def plot_metric(
         ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, format="png")
+
+
+# Losses in warm colours, ordered along the answer path; a kept answer in green.
+BOUNDARY_COLOURS = {"retrieval": "#b2182b", "evidence_k": "#ef8a62", "context_admission": "#fddbc7",
+                    "generation": "#8073ac", "contract": "#999999", "none": "#4dac26"}
+
+
+def plot_boundaries(
+    path: Path, *, family: str, values: Sequence[str], boundaries: Sequence[str], title: str,
+    counts: Mapping[str, Sequence[Mapping[str, int] | None]],
+) -> None:
+    """One stacked bar per cell (and arm, side by side): the share of diagnosed rows at each boundary, n on top."""
+    fig = Figure(figsize=(7.2, 4.2), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    arms = list(counts)
+    width = 0.8 / max(1, len(arms))
+    drawn: set[str] = set()
+    for i, arm in enumerate(arms):
+        for x, cell in enumerate(counts[arm]):
+            total = sum(cell.values()) if cell else 0
+            if not cell or not total:
+                continue
+            pos = x - 0.4 + width * (i + 0.5)
+            bottom = 0.0
+            for b in boundaries:
+                share = cell.get(b, 0) / total
+                if share:
+                    ax.bar(pos, share, width * 0.9, bottom=bottom, color=BOUNDARY_COLOURS.get(b, "#cccccc"),
+                           edgecolor="white", linewidth=0.5, label=None if b in drawn else b)
+                    drawn.add(b)
+                    bottom += share
+            ax.annotate(f"n={total}" + (f"\n{arm}" if len(arms) > 1 else ""), (pos, 1.0), textcoords="offset points",
+                        xytext=(0, 3), ha="center", fontsize=7, color="0.35")
+    ax.set_xticks(list(range(len(values))), list(values))
+    ax.set_xlim(-0.5, len(values) - 0.5)
+    ax.set_ylim(0, 1.12)
+    ax.set_xlabel(family)
+    ax.set_ylabel("share of diagnosed rows")
+    ax.set_title(f"{title} vs {family}\nthe first boundary of the answer path that lost it, per row", fontsize=10)
+    handles, labels = ax.get_legend_handles_labels()
+    order = [labels.index(b) for b in boundaries if b in labels]
+    ax.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=7, loc="center left",
+              bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, format="png")

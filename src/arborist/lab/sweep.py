@@ -3,8 +3,8 @@
     <run root>/<UTC time>-sweep-<family>-<hash>/
         sweep.json     family, values, the shared run options, each cell's run directory and state, metrics
         runs/          one ordinary answer-quality run directory per cell (status, config, resume as any run)
-        plots/<metric>.png
-        summary.md     one table of metrics per cell, the plots
+        plots/<metric>.png, plots/diagnosis.png
+        summary.md     one table of metrics per cell, where each cell's answers lost the gold, the plots
 
 Cells share the lab's cache directory: one store per corpus and chunking
 (so only a chunking sweep builds new indexes) and the answer cache inside
@@ -37,10 +37,12 @@ from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
 from arborist.lab import rundir
 from arborist.lab.judge import Judge
+from arborist.lab.metrics.answers import diagnosis_counts
 from arborist.lab.metrics.headline import METRICS, measure, per_question
-from arborist.lab.plots import plot_metric
+from arborist.lab.plots import plot_boundaries, plot_metric
+from arborist.lab.report import load_rows
 from arborist.lab.rundir import State, utc_now, write_json
-from arborist.lab.runfiles import SWEEP_JSON
+from arborist.lab.runfiles import BOUNDARIES, BOUNDARY_MEANING, SWEEP_JSON
 from arborist.lab.runner import (
     EXIT_CODES,
     Plan,
@@ -57,6 +59,8 @@ SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
 SWEEP_SUMMARY = "summary.md"
 RUNS = "runs"
 PLOTS = "plots"
+DIAGNOSIS = "diagnosis"
+DIAGNOSIS_TITLE = "where answers lost the gold answer's support"
 CellState = Literal["pending", "running", "complete", "failed", "interrupted", "budget_exhausted"]
 
 
@@ -142,6 +146,13 @@ class CellMetric(BaseModel):
     high: float | None
 
 
+class CellDiagnosis(BaseModel):
+    """The run summary's diagnosis table for one cell and arm: rows per boundary (see `runfiles.BOUNDARIES`)."""
+
+    counts: dict[str, int]
+    not_measured: int = Field(description="rows with no relevant ids or no gold answer")
+
+
 class Cell(BaseModel):
     value: str
     options: dict[str, Any]
@@ -153,6 +164,8 @@ class Cell(BaseModel):
     cache_hits: int = 0
     reused_rows: int = 0
     metrics: dict[str, dict[str, CellMetric]] = Field(default_factory=dict, description="arm -> metric -> value")
+    diagnosis: dict[str, CellDiagnosis] = Field(
+        default_factory=dict, description="arm -> where its rows lost the gold answer's support")
 
 
 class SweepRecord(BaseModel):
@@ -358,7 +371,7 @@ def _cell_metrics(run_dir: Path, arms: list[str]) -> dict[str, dict[str, CellMet
     raw, _bad = rundir.read_rows(run_dir / rundir.ROWS)
     out: dict[str, dict[str, CellMetric]] = {}
     for arm in arms:
-        rows = [r for r in raw if r.get("arm") == arm]
+        rows = [r for r in raw if r.get("arm") == arm]  # headline metrics read raw rows (see `headline`)
         out[arm] = {}
         for name, metric in METRICS.items():
             m = measure(rows, metric)
@@ -366,6 +379,15 @@ def _cell_metrics(run_dir: Path, arms: list[str]) -> dict[str, dict[str, CellMet
             out[arm][name] = CellMetric(value=m.value, rows_covered=m.rows_covered,
                                         rows_not_measured=len(m.rows_not_measured),
                                         low=iv.low if iv else None, high=iv.high if iv else None)
+    return out
+
+
+def _cell_diagnosis(run_dir: Path, arms: list[str]) -> dict[str, CellDiagnosis]:
+    rows, _bad = load_rows(run_dir)
+    out: dict[str, CellDiagnosis] = {}
+    for arm in arms:
+        counts = diagnosis_counts([r for r in rows if r.arm == arm])
+        out[arm] = CellDiagnosis(counts=dict(counts.counts), not_measured=len(counts.rows_not_measured))
     return out
 
 
@@ -380,6 +402,7 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
         names = [a.name for a in cfg.arms]
         arms += [a for a in names if a not in arms]
         cell.metrics = _cell_metrics(run_dir, names)
+        cell.diagnosis = _cell_diagnosis(run_dir, names)
         try:
             status = rundir.load_status(run_dir)
             cell.provider_calls, cell.cache_hits, cell.reused_rows = (
@@ -407,6 +430,13 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
                     subtitle="mean per cell, 95% bootstrap interval over questions",
                     share=metric.unit_scale)
         record.plots[name] = rel
+    if any(sum(d.counts.values()) for c in record.cells for d in c.diagnosis.values()):
+        rel = f"{PLOTS}/{DIAGNOSIS}.png"
+        plot_boundaries(sweep_dir / rel, family=record.family, values=record.values, boundaries=list(BOUNDARIES),
+                        title=DIAGNOSIS_TITLE,
+                        counts={arm: [c.diagnosis[arm].counts if arm in c.diagnosis else None for c in record.cells]
+                                for arm in arms})
+        record.plots[DIAGNOSIS] = rel
 
 
 def _cell_text(cm: CellMetric | None, digits: int) -> str:
@@ -439,7 +469,27 @@ def render_summary(sweep_dir: Path, record: SweepRecord) -> str:
             "completeness only on rows that carry it. 95% bootstrap intervals over questions (seeded) are in "
             f"`{SWEEP_JSON}` and drawn as error bars. Compare two cells with "
             "`arborist experiments compare RUN_A RUN_B`.", ""]
+    out += _diagnosis_table(record)
     if record.plots:
         out += ["## Plots", ""]
-        out += [f"![{METRICS[m].title}]({p})" for m, p in record.plots.items()]
+        out += [f"![{METRICS[m].title if m in METRICS else DIAGNOSIS_TITLE}]({p})" for m, p in record.plots.items()]
     return "\n".join(out) + "\n"
+
+
+def _diagnosis_table(record: SweepRecord) -> list[str]:
+    """Rows per boundary for each cell: how the place where answers lose the gold moves with the varied value."""
+    if not any(c.diagnosis for c in record.cells):
+        return []
+    out = ["## Where answers lost the gold answer's support", "",
+           "Rows per boundary in each cell (the first boundary at which a needed source was lost; "
+           "`none`: admitted and answered with the gold). " + "; ".join(
+               f"`{b}`: {BOUNDARY_MEANING[b]}" for b in BOUNDARIES if b != "none") + ".", "",
+           f"| {record.family} | arm | " + " | ".join(BOUNDARIES) + " | not measured |",
+           "|---|---|" + "---|" * (len(BOUNDARIES) + 1)]
+    for cell in record.cells:
+        for arm, d in cell.diagnosis.items():
+            measured = sum(d.counts.values())
+            shown = [f"{d.counts.get(b, 0)} ({d.counts.get(b, 0) / measured:.0%})" if measured else "0"
+                     for b in BOUNDARIES]
+            out.append(f"| {cell.value} | {arm} | " + " | ".join(shown) + f" | {d.not_measured} |")
+    return [*out, ""]
