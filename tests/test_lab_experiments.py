@@ -22,7 +22,7 @@ from arborist.cli import lab_cmd
 from arborist.errors import InputError, StoreError
 from arborist.lab import rundir
 from arborist.lab.checks import validate_run
-from arborist.lab.compare import compare_runs
+from arborist.lab.compare import compare_runs, render
 from arborist.lab.metrics.headline import completeness
 from arborist.lab.runner import RunRequest, plan_run
 from arborist.lab.stats import Interval, bootstrap_mean, mcnemar_exact, verdict
@@ -225,6 +225,9 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert c.mcnemar.p_value == 1.0
     assert c.interval is not None and c.interval.low <= -0.25 <= c.interval.high and c.verdict == "noise"
     assert compare_runs(a, b, metric="gold") == c  # seeded
+    # Why: q2's answer lost the gold at generation in B, the other measured rows lost it where A did.
+    assert (c.moves, c.unmoved) == ({"none -> generation": 1}, 2)
+    assert "where the gold was lost, A -> B: none -> generation 1; same boundary 2" in render(c)
     assert compare_runs(a, b, metric="valid").delta == 0.0
     comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured
     assert comp.questions_paired == 3 and len(comp.unpaired.not_measured) == 1 and comp.verdict == "noise"

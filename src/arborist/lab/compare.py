@@ -12,10 +12,15 @@ a seeded percentile bootstrap over questions; McNemar's exact test (binary
 metrics) counts discordant pairs. Rows that do not pair (a question in one
 run only, or a metric not measured on one side) are reported, never dropped
 silently.
+
+Beside the verdict, `moves` says why a delta happened: per paired row, the
+boundary where A's answer lost the gold answer's support and where B's did
+(`evidence_k -> generation`: B admitted the source and still missed it).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -77,6 +82,9 @@ class Comparison(BaseModel):
     floor: float
     mcnemar: McNemar | None = Field(description="binary metrics only")
     verdict: Verdict
+    moves: dict[str, int] = Field(
+        default_factory=dict, description="'A boundary -> B boundary' -> paired rows, where the two differ")
+    unmoved: int = Field(default=0, description="paired rows whose answers lost the gold at the same boundary in A and B")
     note: str = ""
 
 
@@ -137,10 +145,14 @@ def compare_runs(
     diffs: dict[str, list[float]] = {}
     sides: dict[str, list[tuple[float, float]]] = {}
     table = {"only_a": 0, "only_b": 0, "both": 0, "neither": 0}
+    moves: Counter[str] = Counter()
     for key, ra in rows_a.items():
         rb = rows_b.get(key)
         if rb is None:
             continue
+        ba, bb = _boundary(ra), _boundary(rb)
+        if ba is not None and bb is not None:
+            moves[f"{ba} -> {bb}" if ba != bb else ""] += 1
         va, vb = spec.read(ra), spec.read(rb)
         if va is None or vb is None:
             unpaired.not_measured.append(f"{key[0]} [sample {key[1]}]: {spec.why_unmeasured}")
@@ -179,7 +191,14 @@ def compare_runs(
         b=side(run_b, cfg_b, name_b, states[1], 1), questions_paired=len(per_q), pairs=n_pairs,
         unpaired=unpaired, delta=delta, interval=interval, resamples=resamples, seed=seed, floor=floor,
         mcnemar=mc, verdict=verdict(delta or 0.0, interval, floor), note="; ".join(notes),
+        moves={k: n for k, n in moves.most_common() if k}, unmoved=moves[""],
     )
+
+
+def _boundary(row: Mapping[str, Any]) -> str | None:
+    diagnosis = row.get("diagnosis")
+    boundary = diagnosis.get("boundary") if isinstance(diagnosis, Mapping) else None
+    return boundary if isinstance(boundary, str) else None
 
 
 def render(c: Comparison) -> str:
@@ -208,6 +227,9 @@ def render(c: Comparison) -> str:
         if rows:
             more = f" … {len(rows) - 5} more (--json lists all)" if len(rows) > 5 else ""
             lines.append(f"  {name}: {'; '.join(rows[:5])}{more}")
+    if c.moves or c.unmoved:
+        moved = ", ".join(f"{k} {n}" for k, n in c.moves.items()) or "none"
+        lines.append(f"where the gold was lost, A -> B: {moved}; same boundary {c.unmoved}")
     lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0 and |delta| >= {c.floor:g})")
     if c.note:
         lines.append(f"note: {c.note}")
