@@ -842,6 +842,13 @@ def test_rule_12_a_decade_of_the_question_is_stated_by_itself_or_a_year_in_it() 
                             answer("The network bought a telegraph line in 1856.",
                                    "In 1856 the network bought a telegraph line"))
     assert century.label is Label.STRICT  # "the 1800s" read as the century holds 1856
+    apostrophe = verify_answer("In the 1980's, what cable channel did the network buy?", "claim_lattice", ev, answer(
+        "In 1984 the network bought a stake in the sports channel ESPN.",
+        "In 1984 the network bought a majority stake in the sports channel ESPN"))
+    assert apostrophe.label is Label.STRICT  # "1980's" is the decade, not the year 1980
+    assert verify_answer("In the 1980\u2019s, what cable channel did the network buy?", "claim_lattice", ev, answer(
+        "The network launched a cable news service in 1995.", "In 1995 it launched a cable news service",
+    )).label is Label.HYBRID
     count = verify_answer("How did 1000s of workers travel?", "claim_lattice",
                           [{"id": "E1", "title": "t", "text": "Workers travelled by the night train."}],
                           answer("Workers travelled by the night train.", "Workers travelled by the night train"))

@@ -11,6 +11,8 @@ offsets in the *original* text, so a report can point at the exact span:
   "29.50" -> "29.5", "007" -> "7" (a "$" or "%" next to it does not matter);
 - contractions become two tokens with the negation spelled out:
   "doesn't" -> "does", "not"; "can't" -> "can", "not";
+- a decade written with an apostrophe is the decade: "1980's" -> "1980s",
+  as "1980s" already is (not the year 1980 and an "s");
 - other apostrophes split ("Marta's" -> "marta", "s");
 - every token is NFKC-normalised and casefolded.
 """
@@ -47,7 +49,8 @@ QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u
 # on its right ("2nd" and "mp3" are words, not numbers).
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
-_TOKEN = re.compile(rf"(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+_DECADE = r"\d{3}0['\u2019]s(?![^\W_])"
+_TOKEN = re.compile(rf"(?P<decade>{_DECADE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 
 NEGATORS = frozenset(NEGATION_WORDS)  # the default; the policy's `negation_words` are what a verification uses
 _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall"}
@@ -91,6 +94,9 @@ def tokenise(text: str) -> list[Token]:
     out: list[Token] = []
     for m in _TOKEN.finditer(text):
         start, end = m.span()
+        if m.group("decade"):
+            out.append(Token(m.group()[:4] + "s", start, end, m.group()))
+            continue
         if m.group("num"):
             out.append(Token(canonical_number(m.group()), start, end, m.group(), True))
             continue
