@@ -304,6 +304,8 @@ def test_the_compare_page_lists_changed_outcomes_first_with_the_paired_verdict(
     expected = compare_runs(a, b)  # what `experiments compare` says about the same two runs
     verdict = page.inner_text("#verdict")
     assert f"Paired verdict: {expected.verdict}" in verdict and f"{expected.delta:.3f}" in verdict
+    assert expected.moves and f"same boundary {expected.unmoved}" in verdict
+    assert all(f"{m.replace(' -> ', ' → ')} {n}" in verdict for m, n in expected.moves.items())
     changed = page.eval_on_selector_all("tr.pair", "els => els.map(e => e.dataset.changed)")
     assert len(changed) == 5 and "yes" in changed and changed == sorted(changed, reverse=True)
     page.click("tr.pair >> nth=0")

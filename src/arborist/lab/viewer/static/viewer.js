@@ -447,6 +447,9 @@
         ["delta B − A", fmt(c.delta)], ["95% interval", c.interval ? "[" + fmt(c.interval.low) + ", " + fmt(c.interval.high) + "]" : "—"],
         ["signal floor", fmt(c.floor, 2)], ["pairs / questions", c.pairs + " / " + c.questions_paired],
         ["McNemar", c.mcnemar ? "A only " + c.mcnemar.only_a + ", B only " + c.mcnemar.only_b + ", p = " + fmt(c.mcnemar.p_value, 4) : "—"],
+        ["where the gold was lost, A → B", Object.keys(c.moves || {}).length
+          ? Object.entries(c.moves).map(([m, n]) => m.replace(" -> ", " → ") + " " + n).join(", ") + "; same boundary " + c.unmoved
+          : "same boundary " + (c.unmoved || 0)],
         ["bootstrap", c.resamples + " resamples, seed " + c.seed],
         ["unpaired", "only in A " + c.unpaired.only_in_a.length + ", only in B " + c.unpaired.only_in_b.length + ", not measured " + c.unpaired.not_measured.length]]),
       c.note ? h("p", {}, c.note) : null)
