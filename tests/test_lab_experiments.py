@@ -473,6 +473,43 @@ def test_the_completion_store_keeps_only_what_a_call_produced(tmp_path: Path) ->
         CompletionStore(tmp_path)
 
 
+def test_two_workers_with_the_same_prompt_ask_the_model_once(tmp_path: Path) -> None:
+    """A treated twin with nothing to treat sends its control's words; run side by side, only one is asked."""
+    import threading
+
+    from arborist.lab.replay import CompletionStore, ReplayingProvider
+    from arborist.models.base import Completion, GenerationSettings, Message
+
+    class Slow:
+        name, model_id = "slow", "slow"
+
+        def __init__(self) -> None:
+            self.calls = 0
+            self.second = threading.Event()
+
+        def complete(self, messages: list[Message], settings: GenerationSettings,
+                     json_schema: dict[str, Any] | None = None) -> Completion:
+            self.calls += 1
+            if self.calls == 1:
+                self.second.wait(timeout=2)  # without the per-prompt lock the twin's call arrives meanwhile
+            else:
+                self.second.set()
+            return Completion(model_id="slow", provider="slow", text=f"answer {self.calls}")
+
+    inner = Slow()
+    provider = ReplayingProvider(inner, CompletionStore(tmp_path))  # type: ignore[arg-type]
+    msgs, settings = [Message(role="user", content="q?")], GenerationSettings()
+    out: list[Completion] = []
+    workers = [threading.Thread(target=lambda: out.append(provider.complete(msgs, settings))) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert inner.calls == 1 and [c.text for c in out] == ["answer 1", "answer 1"]
+    assert sorted(c.replayed_from is None for c in out) == [False, True]
+    provider.store.close()
+
+
 def test_a_broken_completion_cache_is_a_one_line_error_from_the_cli(
     tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
 ) -> None:
