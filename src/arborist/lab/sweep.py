@@ -371,7 +371,7 @@ def _cell_metrics(run_dir: Path, arms: list[str]) -> dict[str, dict[str, CellMet
     raw, _bad = rundir.read_rows(run_dir / rundir.ROWS)
     out: dict[str, dict[str, CellMetric]] = {}
     for arm in arms:
-        rows = [r for r in raw if r.get("arm") == arm]  # headline metrics read raw rows (see `headline`)
+        rows = [r for r in raw if r.get("arm") == arm]
         out[arm] = {}
         for name, metric in METRICS.items():
             m = measure(rows, metric)
