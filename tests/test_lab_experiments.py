@@ -74,6 +74,9 @@ def test_the_verdict_needs_an_interval_without_zero_and_an_effect_above_the_floo
     assert verdict(0.03, Interval(low=0.01, high=0.05, confidence=0.95), 0.05) == "noise"
     assert verdict(1 / 20, Interval(low=0.01, high=0.1, confidence=0.95), 0.05) == "signal"  # exactly the floor
     assert verdict(0.5, None, 0.05) == "noise"
+    # a binary metric also needs McNemar: 0 vs 4 discordant pairs (p = 0.125) is noise whatever the interval says
+    assert verdict(0.067, Interval(low=0.017, high=0.133, confidence=0.95), 0.05, p_value=0.125) == "noise"
+    assert verdict(0.30, Interval(low=0.1, high=0.5, confidence=0.95), 0.05, p_value=0.0117) == "signal"
 
 
 # -- the multipart prompt ---------------------------------------------------------------
@@ -231,6 +234,35 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert compare_runs(a, b, metric="valid").delta == 0.0
     comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured
     assert comp.questions_paired == 3 and len(comp.unpaired.not_measured) == 1 and comp.verdict == "noise"
+
+
+def test_compare_pools_one_change_over_several_evaluations(
+    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
+) -> None:
+    a, _, _ = do_run(request(tmp_path, inputs), *GOOD)
+    b, _, _ = do_run(request(tmp_path, inputs, policy_values={"evidence_k": 3}), GOOD[0], NOBODY, NOBODY, NOBODY)
+    # A second evaluation over the same corpus (its first two questions): answered from the cache.
+    doc = json.loads(inputs[1].read_text())
+    second = tmp_path / "second.json"
+    second.write_text(json.dumps({**doc, "questions": doc["questions"][:2]}), encoding="utf-8")
+    a2, _, _ = do_run(request(tmp_path, (inputs[0], second)))
+    b2, _, _ = do_run(request(tmp_path, (inputs[0], second), policy_values={"evidence_k": 3}))
+    with pytest.raises(InputError, match="different evaluations"):
+        compare_runs(a, b2)
+    c = compare_runs(a, b, also=[(a2, b2)])
+    # gold per question: pair 1 A [1, 1, 0, 0] B [1, 0, 0, 0]; pair 2 A [1, 1] B [1, 0]
+    assert [s.delta for s in c.sets] == [-0.25, -0.5] and c.questions_paired == 6
+    assert c.delta == pytest.approx(-2 / 6) and (c.a.mean, c.b.mean) == (4 / 6, 2 / 6)
+    assert c.mcnemar is not None and (c.mcnemar.only_a, c.mcnemar.both, c.mcnemar.neither) == (2, 2, 2)
+    assert c.verdict == "noise" and c.mcnemar.p_value == 0.5  # 2 vs 0 discordant pairs
+    assert "pooled over 2 pairs" in c.note and "pair 2:" in render(c)
+    assert compare_runs(a, b).sets == []  # one pair: its own figures, as before
+    other, _, _ = do_run(request(tmp_path, (inputs[0], second), policy_values={"evidence_k": 2}))
+    with pytest.raises(InputError, match="pair 2's B .* another policy than pair 1's"):
+        compare_runs(a, b, also=[(a2, other)])
+    out = run_cli("experiments", "compare", a, b, "--also", a2, b2, "--json")
+    assert out.exit_code == 0, out.stderr
+    assert [s["questions_paired"] for s in json.loads(out.stdout)["sets"]] == [4, 2]
 
 
 def test_compare_reports_unpaired_rows_and_handles_arms(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811

@@ -378,20 +378,27 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
               help="Bootstrap resamples.")
 @click.option("--arm", "arm_a", help="The arm of RUN_A (default: its only arm).")
 @click.option("--arm-b", help="The arm of RUN_B (default: --arm if RUN_B has it, else its only arm).")
+@click.option("--also", nargs=2, multiple=True, metavar="RUN_A RUN_B",
+              type=click.Path(path_type=Path, file_okay=False),
+              help="Another pair of runs making the same change over another evaluation; the verdict pools every "
+              "pair's questions (each pair's own figures are shown too). Repeatable.")
 @json_option
 def compare(run_a: Path, run_b: Path, metric: str, floor: float, seed: int, resamples: int, arm_a: str | None,
-            arm_b: str | None, as_json: bool) -> None:
+            arm_b: str | None, also: tuple[tuple[Path, Path], ...], as_json: bool) -> None:
     """Compare two runs over the same evaluation, paired per question and sample: B - A with a verdict.
 
     \b
     Delta is B - A with a seeded 95% bootstrap interval over questions and,
     for binary metrics, McNemar's exact p on the discordant pairs. The
-    verdict is `signal` only when the interval excludes 0 and |delta| is at
-    least --floor; `noise` otherwise. Runs over different evaluations are
-    refused. Two arms of one run: RUN RUN --arm X --arm-b Y.
+    verdict is `signal` only when the interval excludes 0, |delta| is at
+    least --floor and (binary metrics) McNemar's p < 0.05; `noise`
+    otherwise. Runs over different evaluations are
+    refused. Two arms of one run: RUN RUN --arm X --arm-b Y. A default chosen
+    on several evaluations: RUN_A RUN_B --also RUN_A2 RUN_B2 (the same two
+    settings in every pair) pools their questions into one verdict.
     """
     result = compare_runs(run_a, run_b, metric=metric, floor=floor, seed=seed, arm_a=arm_a, arm_b=arm_b,
-                          resamples=resamples)
+                          resamples=resamples, also=also)
     if as_json:
         print_json(result.model_dump(mode="json"))
     else:

@@ -21,7 +21,8 @@ boundary where A's answer lost the gold answer's support and where B's did
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from arborist.lab.metrics.headline import COMPARABLE, METRICS, row_identity
 from arborist.lab.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
+    SIGNAL_ALPHA,
     Interval,
     Verdict,
     bootstrap_mean,
@@ -86,6 +88,8 @@ class Comparison(BaseModel):
         default_factory=dict, description="'A boundary -> B boundary' -> paired rows, where the two differ")
     unmoved: int = Field(default=0, description="paired rows whose answers lost the gold at the same boundary in A and B")
     note: str = ""
+    sets: list[Comparison] = Field(
+        default_factory=list, description="pooled over several pairs (--also): each pair's own comparison, in order")
 
 
 def _arm(cfg: RunConfig, run_dir: Path, wanted: str | None, flag: str) -> str:
@@ -116,14 +120,29 @@ def _state(run_dir: Path) -> str:
         return "unknown"
 
 
-def compare_runs(
-    run_a: Path, run_b: Path, metric: str = "gold", floor: float = DEFAULT_FLOOR, seed: int = DEFAULT_SEED,
-    arm_a: str | None = None, arm_b: str | None = None, resamples: int = DEFAULT_RESAMPLES,
-) -> Comparison:
-    if metric not in COMPARABLE:
-        raise InputError(f"unknown metric '{metric}'; valid: {', '.join(COMPARABLE)}")
-    if floor < 0:
-        raise InputError(f"--floor must be 0 or more, not {floor}")
+@dataclass
+class _Paired:
+    """One pair of runs, paired per question and sample (the pieces a comparison and a pooled one are made of)."""
+
+    a: Side
+    b: Side
+    diffs: dict[str, list[float]]
+    sides: dict[str, list[tuple[float, float]]]
+    table: Counter[str]
+    moves: Counter[str]
+    unpaired: Unpaired
+
+    @property
+    def per_q(self) -> dict[str, float]:
+        return {q: sum(d) / len(d) for q, d in self.diffs.items()}
+
+    def mean(self, i: int) -> float | None:
+        if not self.sides:
+            return None
+        return sum(sum(p[i] for p in ps) / len(ps) for ps in self.sides.values()) / len(self.sides)
+
+
+def _pair(run_a: Path, run_b: Path, metric: str, arm_a: str | None, arm_b: str | None) -> _Paired:
     cfg_a, cfg_b = rundir.load_config(run_a), rundir.load_config(run_b)
     if cfg_a.evaluation_sha256 != cfg_b.evaluation_sha256 or cfg_a.corpus_digest != cfg_b.corpus_digest:
         raise InputError(
@@ -144,7 +163,7 @@ def compare_runs(
     )
     diffs: dict[str, list[float]] = {}
     sides: dict[str, list[tuple[float, float]]] = {}
-    table = {"only_a": 0, "only_b": 0, "both": 0, "neither": 0}
+    table: Counter[str] = Counter(dict.fromkeys(("only_a", "only_b", "both", "neither"), 0))
     moves: Counter[str] = Counter()
     for key, ra in rows_a.items():
         rb = rows_b.get(key)
@@ -161,37 +180,83 @@ def compare_runs(
         sides.setdefault(key[0], []).append((va, vb))
         if spec.binary:
             table[("both" if vb else "only_a") if va else ("only_b" if vb else "neither")] += 1
-    per_q = {q: sum(d) / len(d) for q, d in diffs.items()}
-    n_pairs = sum(len(d) for d in diffs.values())
 
-    def side_mean(i: int) -> float | None:
-        if not sides:
-            return None
-        return sum(sum(p[i] for p in ps) / len(ps) for ps in sides.values()) / len(sides)
+    def side(run_dir: Path, cfg: RunConfig, arm: str) -> Side:
+        a = cfg.arm(arm)
+        return Side(run_dir=str(run_dir), arm=arm, state=_state(run_dir), model_id=a.policy.model_id,
+                    governance_policy_hash=a.governance_policy_hash, mean=None)
 
+    return _Paired(a=side(run_a, cfg_a, name_a), b=side(run_b, cfg_b, name_b), diffs=diffs, sides=sides,
+                   table=table, moves=moves, unpaired=unpaired)
+
+
+def _pooled(sets: list[_Paired]) -> _Paired:
+    """Every pair's questions side by side (keyed by pair, so one question id in two sets stays two questions)."""
+    first = sets[0]
+    for i, p in enumerate(sets[1:], start=2):
+        for name, mine, theirs in (("A", p.a, first.a), ("B", p.b, first.b)):
+            if mine.governance_policy_hash != theirs.governance_policy_hash:
+                raise InputError(
+                    f"pair {i}'s {name} ({mine.run_dir}) answers under another policy than pair 1's "
+                    f"({mine.governance_policy_hash[:19]}… vs {theirs.governance_policy_hash[:19]}…); pooling "
+                    "needs the same change in every pair (the same A and B settings over different evaluations)")
+    out = _Paired(a=first.a, b=first.b, diffs={}, sides={}, table=Counter(), moves=Counter(), unpaired=Unpaired())
+    for i, p in enumerate(sets, start=1):
+        tag = f"pair {i}: " if len(sets) > 1 else ""
+        out.diffs.update({tag + q: d for q, d in p.diffs.items()})
+        out.sides.update({tag + q: s for q, s in p.sides.items()})
+        out.table.update(p.table)
+        out.moves.update(p.moves)
+        out.unpaired.only_in_a += [tag + r for r in p.unpaired.only_in_a]
+        out.unpaired.only_in_b += [tag + r for r in p.unpaired.only_in_b]
+        out.unpaired.not_measured += [tag + r for r in p.unpaired.not_measured]
+    return out
+
+
+def compare_runs(
+    run_a: Path, run_b: Path, metric: str = "gold", floor: float = DEFAULT_FLOOR, seed: int = DEFAULT_SEED,
+    arm_a: str | None = None, arm_b: str | None = None, resamples: int = DEFAULT_RESAMPLES,
+    also: Sequence[tuple[Path, Path]] = (),
+) -> Comparison:
+    """B - A over the pair (run_a, run_b), or pooled over it and every pair in `also` (the same change measured
+    on several evaluations: each pair is paired on its own, then the questions of all pairs are resampled
+    together); `sets` then holds each pair's own comparison."""
+    if metric not in COMPARABLE:
+        raise InputError(f"unknown metric '{metric}'; valid: {', '.join(COMPARABLE)}")
+    if floor < 0:
+        raise InputError(f"--floor must be 0 or more, not {floor}")
+    sets = [_pair(a, b, metric, arm_a, arm_b) for a, b in ((run_a, run_b), *also)]
+    pooled = _pooled(sets)
+    out = _comparison(pooled, metric, floor, seed, resamples)
+    if len(sets) > 1:
+        out.sets = [_comparison(p, metric, floor, seed, resamples) for p in sets]
+        out.note = "; ".join(x for x in (f"pooled over {len(sets)} pairs of runs (each pair's own figures: sets)",
+                                         out.note) if x)
+    return out
+
+
+def _comparison(p: _Paired, metric: str, floor: float, seed: int, resamples: int) -> Comparison:
+    spec = METRICS[metric]
+    per_q = p.per_q
     delta = sum(per_q.values()) / len(per_q) if per_q else None
     interval = bootstrap_mean(list(per_q.values()), seed=seed, resamples=resamples)
-    mc = McNemar(**table, p_value=mcnemar_exact(table["only_a"], table["only_b"])) if spec.binary else None
+    mc = (McNemar(only_a=p.table["only_a"], only_b=p.table["only_b"], both=p.table["both"],
+                  neither=p.table["neither"], p_value=mcnemar_exact(p.table["only_a"], p.table["only_b"]))
+          if spec.binary else None)
     notes = []
     if len(per_q) < 2:
         notes.append("fewer than two paired questions: no interval, the verdict is noise")
-    if max((len(d) for d in diffs.values()), default=1) > 1 and spec.binary:
+    if max((len(d) for d in p.diffs.values()), default=1) > 1 and spec.binary:
         notes.append("several samples per question: McNemar treats each pair as independent; trust the interval")
-    states = (_state(run_a), _state(run_b))
-    if any(s != "complete" for s in states):
-        notes.append(f"run states: A {states[0]}, B {states[1]} (not both complete)")
-
-    def side(run_dir: Path, cfg: RunConfig, arm: str, state: str, i: int) -> Side:
-        a = cfg.arm(arm)
-        return Side(run_dir=str(run_dir), arm=arm, state=state, model_id=a.policy.model_id,
-                    governance_policy_hash=a.governance_policy_hash, mean=side_mean(i))
-
+    if any(s.state != "complete" for s in (p.a, p.b)):
+        notes.append(f"run states: A {p.a.state}, B {p.b.state} (not both complete)")
     return Comparison(
-        metric=metric, metric_title=spec.title, a=side(run_a, cfg_a, name_a, states[0], 0),
-        b=side(run_b, cfg_b, name_b, states[1], 1), questions_paired=len(per_q), pairs=n_pairs,
-        unpaired=unpaired, delta=delta, interval=interval, resamples=resamples, seed=seed, floor=floor,
-        mcnemar=mc, verdict=verdict(delta or 0.0, interval, floor), note="; ".join(notes),
-        moves={k: n for k, n in moves.most_common() if k}, unmoved=moves[""],
+        metric=metric, metric_title=spec.title, a=p.a.model_copy(update={"mean": p.mean(0)}),
+        b=p.b.model_copy(update={"mean": p.mean(1)}), questions_paired=len(per_q),
+        pairs=sum(len(d) for d in p.diffs.values()), unpaired=p.unpaired, delta=delta, interval=interval,
+        resamples=resamples, seed=seed, floor=floor, mcnemar=mc,
+        verdict=verdict(delta or 0.0, interval, floor, mc.p_value if mc else None),
+        moves={k: n for k, n in p.moves.most_common() if k}, unmoved=p.moves[""], note="; ".join(notes),
     )
 
 
@@ -230,7 +295,15 @@ def render(c: Comparison) -> str:
     if c.moves or c.unmoved:
         moved = ", ".join(f"{k} {n}" for k, n in c.moves.items()) or "none"
         lines.append(f"where the gold was lost, A -> B: {moved}; same boundary {c.unmoved}")
-    lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0 and |delta| >= {c.floor:g})")
+    for i, one in enumerate(c.sets, start=1):
+        one_ci = f"[{one.interval.low:+.3f}, {one.interval.high:+.3f}]" if one.interval else "[no interval]"
+        one_delta = "n/a" if one.delta is None else f"{one.delta:+.3f}"
+        mc = (f", McNemar A only {one.mcnemar.only_a}, B only {one.mcnemar.only_b}, p = {one.mcnemar.p_value:.4g}"
+              if one.mcnemar else "")
+        lines.append(f"  pair {i}: {one.a.run_dir} -> {one.b.run_dir}: {num(one.a.mean)} -> {num(one.b.mean)}, "
+                     f"delta {one_delta} {one_ci}, {one.questions_paired} questions{mc}; {one.verdict} alone")
+    test = f" and McNemar p < {SIGNAL_ALPHA:g}" if c.mcnemar is not None else ""
+    lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0, |delta| >= {c.floor:g}{test})")
     if c.note:
         lines.append(f"note: {c.note}")
     return "\n".join(lines)

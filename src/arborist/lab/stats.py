@@ -79,9 +79,17 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(sps.binomtest(min(only_a, only_b), n, 0.5, alternative="two-sided").pvalue)
 
 
-def verdict(delta: float, interval: Interval | None, floor: float) -> Verdict:
-    """`signal` only when the interval excludes zero and |delta| >= floor; `noise` otherwise (or without an interval)."""
-    if interval is None:
+SIGNAL_ALPHA = 0.05
+
+
+def verdict(delta: float, interval: Interval | None, floor: float, p_value: float | None = None) -> Verdict:
+    """`signal` only when the interval excludes zero, |delta| >= floor and, for a binary metric, McNemar's exact
+    p is below SIGNAL_ALPHA; `noise` otherwise (or without an interval).
+
+    The test guards the interval where it is weakest: with few discordant pairs all on one side (0 vs 4 of 60
+    questions) a percentile bootstrap rarely draws none of them and excludes zero, while the exact test gives
+    p = 0.125."""
+    if interval is None or (p_value is not None and p_value >= SIGNAL_ALPHA):
         return "noise"
     # A delta of exactly the floor (0.05 on 20 questions is 1/20) must not fall short by a rounding error.
     return "signal" if interval.excludes_zero() and abs(delta) >= floor - 1e-12 else "noise"
