@@ -12,7 +12,10 @@ For each dataset (imported from ../shared/data with `arborist datasets import`):
    `experiments compare` of its two cells on gold, strict, valid and completeness;
 4. (`--families ...,treatments`) one `answer-quality run` with
    `--evidence-order reversed --withhold-relevant --plant-falsehood`: request
-   completeness, evidence-order sensitivity, withheld and planted outcomes.
+   completeness, evidence-order sensitivity, withheld and planted outcomes;
+5. (`--families ...,pooled`) the default EvidenceK and prompt against every
+   other value, pooled over the datasets' newest complete sweeps
+   (`experiments compare --also`), per dataset beside it.
 Then (unless --no-repeat) the first dataset's EvidenceK sweep once more: every
 cell must come from the answer cache; its time is set against the same sweep's
 first run (the baseline of the ratio, measured in this invocation).
@@ -33,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import DATASETS, cli_json, require_shared_data
+from arborist.governance.policy import AnswerPolicy
 from arborist.lab.runfiles import BOUNDARIES
 from arborist.models.profiles import DEFAULT_PROFILE
 
@@ -111,6 +115,50 @@ def compare(sweep_dir: Path, record: dict[str, Any]) -> None:
               f"{'n/a' if p is None else format(p, '.3g')} | {c['questions_paired']} | {c['verdict']} |")
 
 
+def latest_sweep(work: Path, name: str, family: str) -> Path | None:
+    """The newest complete sweep of `family` on dataset `name` under --work (made by this script or a user)."""
+    done = []
+    for path in (work / "sweeps" / name).glob(f"*-sweep-{family}-*/sweep.json"):
+        record = json.loads(path.read_text())
+        if record.get("state") == "complete":
+            done.append(path.parent)
+    return max(done, default=None)
+
+
+def pooled(names: list[str], work: Path) -> None:
+    """The shipped default against every other value, pooled over the datasets' newest complete sweeps
+    (`experiments compare --also`): a default must hold on the single-hop and the multi-hop sets together."""
+    defaults = {"evidence-k": str(AnswerPolicy.model_fields["evidence_k"].default), "prompt": "baseline"}
+    for family, default in defaults.items():
+        cells: dict[str, dict[str, Path]] = {}
+        for name in names:
+            sweep_dir = latest_sweep(work, name, family)
+            if sweep_dir is not None:
+                record = json.loads((sweep_dir / "sweep.json").read_text())
+                cells[name] = {c["value"]: sweep_dir / c["run_dir"] for c in record["cells"]}
+        if len(cells) < 2:
+            print(f"\npooled {family}: needs complete sweeps on two datasets or more (have {', '.join(cells) or 'none'})")
+            continue
+        values = [v for v in next(iter(cells.values())) if v != default and all(v in c for c in cells.values())]
+        print(f"\n## pooled over {', '.join(cells)}: {family} {default} (default) vs each other value\n")
+        print("| value | metric | pooled delta [95% CI] | McNemar | per dataset | verdict |\n|---|---|---|---|---|---|")
+        for value in values:
+            pairs = [(c[default], c[value]) for c in cells.values()]
+            for metric in ("gold", "strict"):
+                cmd = [EXE, "experiments", "compare", str(pairs[0][0]), str(pairs[0][1]), "--metric", metric, "--json"]
+                for a, b in pairs[1:]:
+                    cmd += ["--also", str(a), str(b)]
+                out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+                if out.returncode != 0:
+                    print(f"| {value} | {metric} | compare failed: {out.stderr.strip()} |")
+                    continue
+                c = json.loads(out.stdout)
+                iv, mc = c["interval"], c["mcnemar"]
+                each = ", ".join(f"{n} {s['delta']:+.3f}" for n, s in zip(cells, c["sets"], strict=True))
+                print(f"| {value} | {metric} | {c['delta']:+.3f} [{iv['low']:+.3f}, {iv['high']:+.3f}] | "
+                      f"{mc['only_a']} vs {mc['only_b']}, p = {mc['p_value']:.3g} | {each} | {c['verdict']} |")
+
+
 def treatments(data: Path, work: Path, args: argparse.Namespace) -> None:
     """One run with every treatment as a twin arm; prints completeness and the treatments' outcomes."""
     cmd = [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
@@ -139,8 +187,9 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=30, help="questions per cell")
     ap.add_argument("--model", default=DEFAULT_PROFILE)
     ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-experiments-bench"))
-    ap.add_argument("--families", default="evidence-k,context-runes,prompt,treatments",
-                    help="which of the sweeps (and the treatments run) to do (comma-separated family names)")
+    ap.add_argument("--families", default="evidence-k,context-runes,prompt,treatments,pooled",
+                    help="which of the sweeps (and the treatments run) to do (comma-separated family names); "
+                    "pooled: the default EvidenceK and prompt against the other values over every dataset given")
     ap.add_argument("--no-repeat", action="store_true", help="skip the repeated (cached) sweep")
     ap.add_argument("extra", nargs="*", help="extra options for every sweep (after --)")
     args = ap.parse_args()
@@ -162,6 +211,8 @@ def main() -> None:
                 first = (elapsed, folder, family)
         if "treatments" in args.families.split(","):
             treatments(folder, args.work, args)
+    if "pooled" in args.families.split(","):
+        pooled(names, args.work)
     if first is not None and not args.no_repeat:
         cold, folder, family = first
         elapsed, sweep_dir, record = sweep(folder, args.work, family, args)

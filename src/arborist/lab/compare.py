@@ -52,6 +52,7 @@ class Side(BaseModel):
     state: str
     model_id: str
     governance_policy_hash: str
+    verifier_policy_hash: str = Field(default="", description="the verifier that labelled the run's rows")
     mean: float | None = Field(description="the metric over the paired rows (per-question means, averaged)")
 
 
@@ -184,7 +185,8 @@ def _pair(run_a: Path, run_b: Path, metric: str, arm_a: str | None, arm_b: str |
     def side(run_dir: Path, cfg: RunConfig, arm: str) -> Side:
         a = cfg.arm(arm)
         return Side(run_dir=str(run_dir), arm=arm, state=_state(run_dir), model_id=a.policy.model_id,
-                    governance_policy_hash=a.governance_policy_hash, mean=None)
+                    governance_policy_hash=a.governance_policy_hash, verifier_policy_hash=cfg.verifier_policy_hash,
+                    mean=None)
 
     return _Paired(a=side(run_a, cfg_a, name_a), b=side(run_b, cfg_b, name_b), diffs=diffs, sides=sides,
                    table=table, moves=moves, unpaired=unpaired)
@@ -248,6 +250,9 @@ def _comparison(p: _Paired, metric: str, floor: float, seed: int, resamples: int
         notes.append("fewer than two paired questions: no interval, the verdict is noise")
     if max((len(d) for d in p.diffs.values()), default=1) > 1 and spec.binary:
         notes.append("several samples per question: McNemar treats each pair as independent; trust the interval")
+    if metric == "strict" and p.a.verifier_policy_hash != p.b.verifier_policy_hash:
+        notes.append(f"A and B were labelled by different verifier policies ({p.a.verifier_policy_hash[:19]}… vs "
+                     f"{p.b.verifier_policy_hash[:19]}…): the STRICT delta holds the verifier's change too")
     if any(s.state != "complete" for s in (p.a, p.b)):
         notes.append(f"run states: A {p.a.state}, B {p.b.state} (not both complete)")
     return Comparison(
@@ -301,7 +306,8 @@ def render(c: Comparison) -> str:
         mc = (f", McNemar A only {one.mcnemar.only_a}, B only {one.mcnemar.only_b}, p = {one.mcnemar.p_value:.4g}"
               if one.mcnemar else "")
         lines.append(f"  pair {i}: {one.a.run_dir} -> {one.b.run_dir}: {num(one.a.mean)} -> {num(one.b.mean)}, "
-                     f"delta {one_delta} {one_ci}, {one.questions_paired} questions{mc}; {one.verdict} alone")
+                     f"delta {one_delta} {one_ci}, {one.questions_paired} questions{mc}; {one.verdict} alone"
+                     + (f" (note: {one.note})" if one.note else ""))
     test = f" and McNemar p < {SIGNAL_ALPHA:g}" if c.mcnemar is not None else ""
     lines.append(f"verdict: {c.verdict} (signal needs the interval to exclude 0, |delta| >= {c.floor:g}{test})")
     if c.note:
