@@ -152,6 +152,14 @@ def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     summary = (sweep_dir / "summary.md").read_text()
     assert "| 1 | claim_lattice | complete |" in summary and "| 3 | claim_lattice | complete |" in summary
     assert "plots/gold.png" in summary and "plots/diagnosis.png" in summary
+    # Every cell against the reference, paired as `experiments compare` pairs them; 5 (the default) was not
+    # swept, so the reference is the first value.
+    assert saved.reference == "1" and saved.cells[0].paired == {}
+    versus = compare_runs(sweep_dir / str(saved.cells[0].run_dir), sweep_dir / str(saved.cells[1].run_dir))
+    paired = saved.cells[1].paired["claim_lattice"]
+    assert set(paired) == {"gold", "strict", "completeness"}
+    assert (paired["gold"].delta, paired["gold"].verdict) == (versus.delta, versus.verdict)
+    assert "## Paired against evidence-k=1 (the first value)" in summary
     assert "| 3 | claim_lattice | 0 (0%) | 0 (0%) | 0 (0%) | 1 (33%) | 0 (0%) | 2 (67%) | 1 |" in summary
     # A second run of the sweep is served from the cache.
     again_dir, again, provider = sweep(tmp_path, inputs, "evidence-k=1,3")
@@ -165,6 +173,8 @@ def test_sweep_cells_share_the_answer_cache_with_earlier_runs(tmp_path: Path, in
     assert [(c.value, c.provider_calls, c.cache_hits) for c in record.cells] == [
         ("baseline", 0, 4), ("multipart", 4, 0)]
     assert {c.messages[0].content for c in provider.history} == {system_prompt("claim_lattice", name="multipart")}
+    assert record.reference == "baseline" and record.cells[0].paired == {}  # the default, swept
+    assert record.cells[1].paired["claim_lattice"]["gold"].questions == 4
 
 
 def test_a_sweep_stopped_by_its_budget_continues_in_place(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811

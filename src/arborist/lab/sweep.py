@@ -32,10 +32,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from arborist.answer.modes import prompt_names
+from arborist.answer.modes import BASELINE_PROMPT, prompt_names
+from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
 from arborist.governance.canonical import tagged_digest
+from arborist.governance.policy import AnswerPolicy
 from arborist.lab import rundir
+from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.judge import Judge
 from arborist.lab.metrics.answers import diagnosis_counts
 from arborist.lab.metrics.headline import METRICS, measure, per_question
@@ -52,7 +55,7 @@ from arborist.lab.runner import (
     execute,
     plan_run,
 )
-from arborist.lab.stats import Interval, bootstrap_mean
+from arborist.lab.stats import SIGNAL_ALPHA, Interval, bootstrap_mean
 from arborist.models.base import Provider
 
 SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
@@ -81,6 +84,7 @@ class Family:
     name: str
     options: tuple[str, ...]
     example: str
+    default: str  # the value a run gets without this option, read off the policy models
 
     def parse(self, text: str) -> dict[str, Any]:
         if self.options == ("chunk_runes", "overlap_runes"):
@@ -95,12 +99,18 @@ class Family:
         return {self.options[0]: text}
 
 
+def _policy_default(name: str) -> str:
+    return str(AnswerPolicy.model_fields[name].default)
+
+
+_CHUNKING = ChunkingSettings()
 FAMILIES: dict[str, Family] = {f.name: f for f in (
-    Family("evidence-k", ("evidence_k",), "1,3,5,8,12"),
-    Family("context-runes", ("context_runes",), "1500,3000,6000,24000,40000"),
-    Family("chunking", ("chunk_runes", "overlap_runes"), "600/60,1200/120,2400/240"),
-    Family("prompt", ("prompt",), "baseline,multipart"),
-    Family("layout", ("layout",), "tail,bookend,per_chunk"),
+    Family("evidence-k", ("evidence_k",), "1,3,5,8,12", _policy_default("evidence_k")),
+    Family("context-runes", ("context_runes",), "1500,3000,6000,24000,40000", _policy_default("context_runes")),
+    Family("chunking", ("chunk_runes", "overlap_runes"), "600/60,1200/120,2400/240",
+           f"{_CHUNKING.chunk_runes}/{_CHUNKING.overlap_runes}"),
+    Family("prompt", ("prompt",), "baseline,multipart", BASELINE_PROMPT),
+    Family("layout", ("layout",), "tail,bookend,per_chunk", _policy_default("layout")),
 )}
 
 
@@ -153,6 +163,17 @@ class CellDiagnosis(BaseModel):
     not_measured: int = Field(description="rows with no relevant ids or no gold answer")
 
 
+class PairedDelta(BaseModel):
+    """`experiments compare REFERENCE CELL --metric M` in brief."""
+
+    delta: float | None
+    low: float | None
+    high: float | None
+    p_value: float | None = Field(description="McNemar's exact p (binary metrics)")
+    questions: int
+    verdict: str
+
+
 class Cell(BaseModel):
     value: str
     options: dict[str, Any]
@@ -166,6 +187,8 @@ class Cell(BaseModel):
     metrics: dict[str, dict[str, CellMetric]] = Field(default_factory=dict, description="arm -> metric -> value")
     diagnosis: dict[str, CellDiagnosis] = Field(
         default_factory=dict, description="arm -> where its rows lost the gold answer's support")
+    paired: dict[str, dict[str, PairedDelta]] = Field(
+        default_factory=dict, description="arm -> metric -> this cell against the reference cell, paired per question")
 
 
 class SweepRecord(BaseModel):
@@ -184,6 +207,8 @@ class SweepRecord(BaseModel):
     pid: int = Field(default_factory=os.getpid)
     continued_at: list[str] = Field(default_factory=list)
     plots: dict[str, str] = Field(default_factory=dict, description="metric -> PNG, relative to the sweep directory")
+    reference: str | None = Field(default=None, description="the value every other cell is paired against: the "
+                                  "family's default when swept, else the first value")
 
 
 def load_sweep(sweep_dir: Path) -> SweepRecord:
@@ -409,6 +434,7 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
                 status.provider_calls, status.cache_hits, status.rows_reused)
         except InputError:
             pass
+    _pair_cells(sweep_dir, record)
     record.plots = {}
     (sweep_dir / PLOTS).mkdir(exist_ok=True)
     for name, metric in METRICS.items():
@@ -437,6 +463,36 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
                         counts={arm: [c.diagnosis[arm].counts if arm in c.diagnosis else None for c in record.cells]
                                 for arm in arms})
         record.plots[DIAGNOSIS] = rel
+
+
+PAIRED_METRICS = ("gold", "strict", "completeness")
+
+
+def _pair_cells(sweep_dir: Path, record: SweepRecord) -> None:
+    """Each cell against the reference cell, per arm and metric, as `experiments compare` pairs them."""
+    family = FAMILIES.get(record.family)
+    record.reference = (family.default if family and family.default in record.values
+                        else record.values[0] if record.values else None)
+    ref = next((c for c in record.cells if c.value == record.reference and c.run_dir), None)
+    for cell in record.cells:
+        cell.paired = {}
+        if ref is None or cell is ref or cell.run_dir is None:
+            continue
+        for arm in cell.metrics:
+            if arm not in ref.metrics:
+                continue
+            cell.paired[arm] = {}
+            for metric in PAIRED_METRICS:
+                try:
+                    c = compare_runs(sweep_dir / str(ref.run_dir), sweep_dir / cell.run_dir, metric=metric,
+                                     arm_a=arm, arm_b=arm)
+                except InputError:
+                    continue
+                cell.paired[arm][metric] = PairedDelta(
+                    delta=c.delta, low=c.interval.low if c.interval else None,
+                    high=c.interval.high if c.interval else None,
+                    p_value=c.mcnemar.p_value if c.mcnemar else None, questions=c.questions_paired,
+                    verdict=c.verdict)
 
 
 def _cell_text(cm: CellMetric | None, digits: int) -> str:
@@ -469,6 +525,7 @@ def render_summary(sweep_dir: Path, record: SweepRecord) -> str:
             "completeness only on rows that carry it. 95% bootstrap intervals over questions (seeded) are in "
             f"`{SWEEP_JSON}` and drawn as error bars. Compare two cells with "
             "`arborist experiments compare RUN_A RUN_B`.", ""]
+    out += _paired_table(record)
     out += _diagnosis_table(record)
     if record.plots:
         out += ["## Plots", ""]
@@ -492,4 +549,30 @@ def _diagnosis_table(record: SweepRecord) -> list[str]:
             shown = [f"{d.counts.get(b, 0)} ({d.counts.get(b, 0) / measured:.0%})" if measured else "0"
                      for b in BOUNDARIES]
             out.append(f"| {cell.value} | {arm} | " + " | ".join(shown) + f" | {d.not_measured} |")
+    return [*out, ""]
+
+
+def _paired_table(record: SweepRecord) -> list[str]:
+    """Every cell against the reference, paired per question, with the verdict of `experiments compare`."""
+    if not any(c.paired for c in record.cells):
+        return []
+    why = ("the default" if FAMILIES.get(record.family) and FAMILIES[record.family].default == record.reference
+           else "the first value")
+    out = [f"## Paired against {record.family}={record.reference} ({why})", "",
+           "Cell - reference per question, seeded 95% bootstrap interval; McNemar's exact p on the binary metrics; "
+           f"`signal` only when the interval excludes 0, |delta| >= {DEFAULT_FLOOR:g} and (binary) p < {SIGNAL_ALPHA:g} "
+           "(`experiments compare` with its defaults).", "",
+           f"| {record.family} | arm | " + " | ".join(PAIRED_METRICS) + " |", "|---|---|" + "---|" * len(PAIRED_METRICS)]
+    for cell in record.cells:
+        for arm, metrics in cell.paired.items():
+            shown = []
+            for m in PAIRED_METRICS:
+                d = metrics.get(m)
+                if d is None or d.delta is None:
+                    shown.append("n/a")
+                    continue
+                ci = f" [{d.low:+.2f}, {d.high:+.2f}]" if d.low is not None and d.high is not None else ""
+                p = f", p={d.p_value:.3g}" if d.p_value is not None else ""
+                shown.append(f"{d.delta:+.3f}{ci}{p} **{d.verdict}**")
+            out.append(f"| {cell.value} | {arm} | " + " | ".join(shown) + " |")
     return [*out, ""]
