@@ -42,7 +42,7 @@ from arborist.models.profiles import DEFAULT_PROFILE
 
 EXE = str(Path(sys.executable).parent / "arborist")
 FAMILIES = ("evidence-k=1,3,5,8,12", "context-runes=1500,3000,6000,24000,40000", "prompt=baseline,multipart")
-SHOWN = ("valid", "gold", "strict", "completeness", "admitted_chunks", "answer_runes")
+SHOWN = ("valid", "gold", "strict", "strict_right", "completeness", "admitted_chunks", "answer_runes")
 
 
 def prepare(name: str, data: Path, work: Path) -> Path:

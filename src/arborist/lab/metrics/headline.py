@@ -59,6 +59,13 @@ def _strict(row: Mapping[str, Any]) -> float | None:
     return float(_get(row, "verifier", "label") == "STRICT")
 
 
+def _strict_right(row: Mapping[str, Any]) -> float | None:
+    """Whether a STRICT answer holds the gold: a label is worth what this says (measured on STRICT rows only)."""
+    if _get(row, "verifier", "label") != "STRICT" or not row.get("gold_answers"):
+        return None
+    return float(bool(_get(row, "diagnosis", "gold_in_answer")))
+
+
 def _ratio(node: Mapping[str, Any]) -> float | None:
     for key in ("answered_rate", "value", "rate", "score", "share"):
         if key in node:  # a rate the row states (None: nothing measured) is the answer, never recomputed
@@ -110,6 +117,8 @@ METRICS: dict[str, HeadlineMetric] = {m.name: m for m in (
     HeadlineMetric("valid", "contract-valid rate", True, _valid, "no contract"),
     HeadlineMetric("gold", "gold answer in the answer", True, _gold, "no gold answers"),
     HeadlineMetric("strict", "STRICT rate", True, _strict, "no contract"),
+    HeadlineMetric("strict_right", "STRICT answers holding the gold", False, _strict_right,
+                   "not labelled STRICT, or no gold answers", share=True),
     HeadlineMetric("completeness", "request completeness", False, completeness,
                    "no request completeness measured in the row (an unusable answer, no gold answers, or a row from "
                    "before it was recorded)", share=True),
