@@ -271,7 +271,7 @@ def test_compare_pools_one_change_over_several_evaluations(
     assert c.delta == pytest.approx(-2 / 6) and (c.a.mean, c.b.mean) == (4 / 6, 2 / 6)
     assert c.mcnemar is not None and (c.mcnemar.only_a, c.mcnemar.both, c.mcnemar.neither) == (2, 2, 2)
     assert c.verdict == "noise" and c.mcnemar.p_value == 0.5  # 2 vs 0 discordant pairs
-    assert "pooled over 2 pairs" in c.note and "pair 2:" in render(c)
+    assert "pooled over 2 pairs" in c.note and "pair 2:" in render(c) and "A: the A runs of 2 pairs" in render(c)
     assert compare_runs(a, b).sets == []  # one pair: its own figures, as before
     other, _, _ = do_run(request(tmp_path, (inputs[0], second), policy_values={"evidence_k": 2}))
     with pytest.raises(InputError, match="pair 2's B .* another policy than pair 1's"):

@@ -280,8 +280,9 @@ def render(c: Comparison) -> str:
     delta = "n/a" if c.delta is None else f"{c.delta:+.3f}"
     lines = [
         f"metric: {c.metric} ({c.metric_title})",
-        f"A: {c.a.run_dir} [{c.a.arm}] {num(c.a.mean)}",
-        f"B: {c.b.run_dir} [{c.b.arm}] {num(c.b.mean)}",
+        *((f"A: {c.a.run_dir} [{c.a.arm}] {num(c.a.mean)}", f"B: {c.b.run_dir} [{c.b.arm}] {num(c.b.mean)}")
+          if not c.sets else (f"A: the A runs of {len(c.sets)} pairs [{c.a.arm}] {num(c.a.mean)} pooled",
+                              f"B: the B runs [{c.b.arm}] {num(c.b.mean)} pooled")),
         f"delta B - A: {delta} {ci} (bootstrap over questions, {c.resamples} resamples, seed {c.seed})",
     ]
     if c.mcnemar is not None:
