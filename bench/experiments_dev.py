@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from _common import DATASETS, cli_json, require_shared_data
-from arborist.governance.policy import AnswerPolicy
 from arborist.lab.runfiles import BOUNDARIES
+from arborist.lab.sweep import FAMILIES as SWEEP_FAMILIES
 from arborist.models.profiles import DEFAULT_PROFILE
 
 EXE = str(Path(sys.executable).parent / "arborist")
@@ -128,8 +128,8 @@ def latest_sweep(work: Path, name: str, family: str) -> Path | None:
 def pooled(names: list[str], work: Path) -> None:
     """The shipped default against every other value, pooled over the datasets' newest complete sweeps
     (`experiments compare --also`): a default must hold on the single-hop and the multi-hop sets together."""
-    defaults = {"evidence-k": str(AnswerPolicy.model_fields["evidence_k"].default), "prompt": "baseline"}
-    for family, default in defaults.items():
+    for family in ("evidence-k", "prompt"):
+        default = SWEEP_FAMILIES[family].default
         cells: dict[str, dict[str, Path]] = {}
         for name in names:
             sweep_dir = latest_sweep(work, name, family)
