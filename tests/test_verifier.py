@@ -690,6 +690,17 @@ def test_when_question_answered_without_a_date_is_not_strict() -> None:
     assert off.label is Label.STRICT
 
 
+def test_a_question_that_ends_in_when_wants_a_date_too() -> None:
+    # MuSiQue asks in statement order: "... another sport that was started when?"
+    q = "The Portonovo lighthouse on the limestone cliff was built when?"
+    v = verify_answer(q, "claim_lattice_pointer", [ev()], pointer(("The lighthouse was built on a limestone cliff.", ["E1"])))
+    assert v.label is Label.HYBRID and Reason.SLOT_UNFILLED in v.reasons
+    assert verify_answer(q, "claim_lattice_pointer", [ev()], pointer((GOOD, ["E1"]))).label is Label.STRICT
+    what = verify_answer("What was built on the cliff when the port opened?", "claim_lattice_pointer", [ev()],
+                         pointer(("The lighthouse was built on a limestone cliff.", ["E1"])))
+    assert Reason.SLOT_UNFILLED not in what.reasons  # "when" inside a question that asks "what"
+
+
 def test_how_many_wants_a_number_not_in_the_question() -> None:
     q = "How many metres out at sea can the lamp be seen?"
     v = verify_answer(q, "claim_lattice_pointer", [ev()], pointer(("The lamp can be seen from 1,200 metres out at sea.", ["E1"])))

@@ -11,8 +11,9 @@ its claims are.
 |--------|--------------------------------------------------------------|----------------------------------------|
 | NUMBER | how many / how much / how long / how old / how far / how     | a number (digits or a number word)     |
 |        | large / how big / how tall / how high / what percentage|percent |                                      |
-| DATE   | when / what year / which year / in what year / what date /   | a number (a year, a day) or a month,   |
-|        | what century / what decade                                   | season, century or decade word         |
+| DATE   | when (opening the question, or closing it: "… started when?")| a number (a year, a day) or a month,   |
+|        | / what year / which year / in what year / what date /        | season, century or decade word         |
+|        | what century / what decade                                   |                                        |
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ _NUMBER_Q = re.compile(
     r"proportion|fraction|number)\b"
 )
 _DATE_Q = re.compile(
-    r"^(?:\w+ ){0,3}?when\b|\b(?:what|which|in what|in which) (?:year|date|day|month|century|decade|season)\b"
+    r"^(?:\w+ ){0,3}?when\b|\bwhen\W*$|\b(?:what|which|in what|in which) (?:year|date|day|month|century|decade|season)\b"
 )
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
