@@ -49,8 +49,9 @@ QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u
 # on its right ("2nd" and "mp3" are words, not numbers).
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
-_DECADE = r"\d{3}0['\u2019]s(?![^\W_])"
-_TOKEN = re.compile(rf"(?P<decade>{_DECADE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+_DECADE_APOSTROPHE = r"\d{3}0['\u2019]s(?![^\W_])"
+_TOKEN = re.compile(rf"(?P<decade>{_DECADE_APOSTROPHE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+_DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
 
 NEGATORS = frozenset(NEGATION_WORDS)  # the default; the policy's `negation_words` are what a verification uses
 _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall"}
@@ -120,6 +121,11 @@ def tokenise(text: str) -> list[Token]:
                 continue
             out.append(Token(norm, p_start, p_end, text_piece))
     return out
+
+
+def is_decade(norm: str) -> bool:
+    """A token that names a decade or a century ("1980s", "1800s"; "1980's" tokenises to "1980s")."""
+    return _DECADE.fullmatch(norm) is not None
 
 
 def token_stems(tokens: list[Token]) -> list[str | None]:

@@ -64,7 +64,6 @@ and with `demote_missed_answer` sets the audit mode; it never changes a label.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -82,7 +81,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
-from arborist.verify.normalize import content_stems, name_tokens, tokenise
+from arborist.verify.normalize import content_stems, is_decade, name_tokens, tokenise
 from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -331,9 +330,6 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
-_DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
-
-
 def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]) -> list[str]:
     """The question's names, years and decades that the answer's own words (its claims and quotes; a
     pointer-mode answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read
@@ -343,7 +339,7 @@ def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]
     Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
     tokens = tokenise(question)
     wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
-    wanted.update({t.norm: t.surface for t in tokens if _DECADE.fullmatch(t.norm)})
+    wanted.update({t.norm: t.surface for t in tokens if is_decade(t.norm)})
     wanted.update({t.norm: t.surface for t in name_tokens(question, tokens)})
     if not wanted:
         return []
