@@ -127,19 +127,21 @@ class ReplayingProvider:
         self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None = None
     ) -> Completion:
         key = replay_key(self.name, self.model_id, messages, settings, json_schema)
-        if not self.serve:
+
+        def ask() -> Completion:
             completion = self.inner.complete(messages, settings, json_schema)
             self.store.put(key, completion)
             return completion
+
+        if not self.serve:
+            return ask()
         # Two workers with the same prompt (a treated twin with nothing to treat) ask once: the second
         # waits for the first and replays what it heard.
         with self._guard:
             asking = self._asking.setdefault(key, threading.Lock())
         with asking:
             kept = self.store.get(key)
-            if kept is not None:
-                return kept.model_copy(update={"replayed_from": key, "timings": {}, "cached_prompt_tokens": None,
-                                               "attempts": 0})
-            completion = self.inner.complete(messages, settings, json_schema)
-            self.store.put(key, completion)
-            return completion
+            if kept is None:
+                return ask()
+            return kept.model_copy(update={"replayed_from": key, "timings": {}, "cached_prompt_tokens": None,
+                                           "attempts": 0})

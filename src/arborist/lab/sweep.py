@@ -468,11 +468,15 @@ def summarise(sweep_dir: Path, record: SweepRecord) -> None:
 PAIRED_METRICS = ("gold", "strict", "completeness")
 
 
+def _swept_default(record: SweepRecord) -> str | None:
+    """The family's default value, when the sweep has a cell for it."""
+    family = FAMILIES.get(record.family)
+    return family.default if family and family.default in record.values else None
+
+
 def _pair_cells(sweep_dir: Path, record: SweepRecord) -> None:
     """Each cell against the reference cell, per arm and metric, as `experiments compare` pairs them."""
-    family = FAMILIES.get(record.family)
-    record.reference = (family.default if family and family.default in record.values
-                        else record.values[0] if record.values else None)
+    record.reference = _swept_default(record) or (record.values[0] if record.values else None)
     ref = next((c for c in record.cells if c.value == record.reference and c.run_dir), None)
     for cell in record.cells:
         cell.paired = {}
@@ -556,8 +560,7 @@ def _paired_table(record: SweepRecord) -> list[str]:
     """Every cell against the reference, paired per question, with the verdict of `experiments compare`."""
     if not any(c.paired for c in record.cells):
         return []
-    why = ("the default" if FAMILIES.get(record.family) and FAMILIES[record.family].default == record.reference
-           else "the first value")
+    why = "the default" if _swept_default(record) == record.reference else "the first value"
     out = [f"## Paired against {record.family}={record.reference} ({why})", "",
            "Cell - reference per question, seeded 95% bootstrap interval; McNemar's exact p on the binary metrics; "
            f"`signal` only when the interval excludes 0, |delta| >= {DEFAULT_FLOOR:g} and (binary) p < {SIGNAL_ALPHA:g} "
