@@ -80,13 +80,12 @@ def show(name: str, elapsed: float, sweep_dir: Path, record: dict[str, Any]) -> 
             label = cell["value"] if len(cell["metrics"]) < 2 else f"{cell['value']} [{arm}]"
             print(f"| {label} | " + " | ".join(fmt(metrics.get(m)) for m in SHOWN)
                   + f" | {cell['provider_calls']} | {cell['cache_hits']} |")
-    boundaries = BOUNDARIES
     print("\nwhere answers lost the gold answer's support (rows per boundary):\n")
-    print(f"| value | {' | '.join(boundaries)} | not measured |\n|---|" + "---|" * (len(boundaries) + 1))
+    print(f"| value | {' | '.join(BOUNDARIES)} | not measured |\n|---|" + "---|" * (len(BOUNDARIES) + 1))
     for cell in record["cells"]:
         for arm, d in (cell.get("diagnosis") or {}).items():
             label = cell["value"] if len(cell["diagnosis"]) < 2 else f"{cell['value']} [{arm}]"
-            print(f"| {label} | " + " | ".join(str(d["counts"].get(b, 0)) for b in boundaries)
+            print(f"| {label} | " + " | ".join(str(d["counts"].get(b, 0)) for b in BOUNDARIES)
                   + f" | {d['not_measured']} |")
     for metric, path in record["plots"].items():
         print(f"plot {metric}: {sweep_dir / path}")
