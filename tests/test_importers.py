@@ -208,14 +208,49 @@ def test_hotpotqa_gold_is_distinct_supporting_titles_with_one_request_each() -> 
     bridge, comparison = qs["hq-bridge-1"], qs["hq-comparison-2"]
     assert bridge.relevant_source_ids == ["Quill Harbour", "Ada Morrow"]
     assert bridge.answers == ["Fenwick"]
+    # the bridge's hops: Quill Harbour's sentence names the novelist (the bridge entity), her article the village
     assert [(r.id, r.supporting_source_ids, r.answers) for r in bridge.requests] == [
-        ("hq-bridge-1#1", ["Quill Harbour"], []),
-        ("hq-bridge-1#2", ["Ada Morrow"], []),
+        ("hq-bridge-1#1", ["Quill Harbour"], ["Ada Morrow"]),
+        ("hq-bridge-1#2", ["Ada Morrow"], ["Fenwick"]),
     ]
     assert [r.text for r in comparison.requests] == [
         "Which opened first, Brannock Bridge or Kellin Viaduct? — about Brannock Bridge",
         "Which opened first, Brannock Bridge or Kellin Viaduct? — about Kellin Viaduct",
     ]
+    # neither side of a comparison yields the compared answer
+    assert [r.answers for r in comparison.requests] == [[], []]
+
+
+def _bridge(question: str, answer: str, first: list[str], second: list[str]) -> dict[str, object]:
+    return {"_id": "b", "question": question, "answer": answer, "type": "bridge",
+            "supporting_facts": [["Quill Harbour (town)", 0], ["Ada Morrow", 0]],
+            "context": [["Quill Harbour (town)", first], ["Ada Morrow", second]]}
+
+
+@pytest.mark.parametrize(("question", "answer", "first", "second", "hops"), [
+    # the second article names the first: the question describes the first hop, whose title is the bridge
+    ("Where was the novelist of the Esk port born?", "Fenwick", ["A port town of Esk."],
+     ["Ada Morrow of Quill Harbour was born in Fenwick."], [["Quill Harbour"], ["Fenwick"]]),
+    # the question names the bridge entity itself: that hop is given, not asked
+    ("Where was Ada Morrow of the Esk port born?", "Fenwick", ["Home of Ada Morrow."],
+     ["Ada Morrow was born in Fenwick."], [[], []]),
+    # the final answer in both articles: which hop yields it is not fixed
+    ("Where was the novelist of the port born?", "Fenwick", ["Home of Ada Morrow, near Fenwick."],
+     ["She was born in Fenwick."], [[], []]),
+    # no article names the other: no bridge entity to ask for
+    ("Where was the novelist of the port born?", "Fenwick", ["A port town."], ["She was born in Fenwick."],
+     [[], []]),
+    # a whole-word match only: "Fenwickshire" does not hold "Fenwick"
+    ("Where was the novelist of the port born?", "Fenwick", ["Home of Ada Morrow."],
+     ["She was born in Fenwickshire."], [[], []]),
+])
+def test_hotpotqa_bridge_hops_get_answers_only_where_the_annotation_fixes_them(
+    write_json: Callable[[str, object], Path], question: str, answer: str, first: list[str], second: list[str],
+    hops: list[list[str]],
+) -> None:
+    path = write_json("q.json", [_bridge(question, answer, first, second)])
+    (q,) = import_hotpotqa(path).evaluation.questions
+    assert [r.answers for r in q.requests] == hops
 
 
 def test_hotpotqa_corpus_from_contexts_equals_the_corpus_file() -> None:

@@ -8,15 +8,26 @@ original paragraph, including its ~20 mid-quote sentence splits such as
 once per file, not per article, because an article whose only break is
 such a split would otherwise get a spurious space. Bridge and comparison
 questions alike get one request per distinct supporting title,
-"<question> — about <title>", supported by that title, with no answers:
-HotpotQA annotates only the final answer, and attaching it to one
-article's request would claim that sub-request yields it, which is false
-for a bridge's first hop and for either side of a comparison.
+"<question> — about <title>", supported by that title.
+
+HotpotQA annotates only the final answer, so a request's own answer is
+derived only where the annotation fixes it (see `_bridge_answers`): in a
+bridge question over two articles, the article whose supporting sentences
+hold the final answer is the second hop and yields it, and the other
+article's request yields the bridge entity, the title (less any
+"(disambiguation)") that one article's supporting sentences name of the
+other. A comparison question, a final answer found in both articles or in
+neither, a bridge entity named by neither article, or one the question
+itself names (that hop is given, not asked) leaves its requests without
+answers (request completeness then leaves them unmeasured, saying why):
+neither side of a comparison yields the compared answer, and a guess would
+claim a sub-request yields what it does not.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +56,7 @@ class _HotpotQuestion:
     id: str
     question: str
     answer: str
+    type: str | None
     supporting_facts: list[tuple[str, int]]
     context: list[tuple[str, list[str]]] | None
 
@@ -73,6 +85,7 @@ def _parse_hotpot_question(obj: Any, where: str, need_context: bool) -> _HotpotQ
         id=_field(q, "_id", str, where),
         question=_field(q, "question", str, where),
         answer=_field(q, "answer", str, where),
+        type=q["type"] if isinstance(q.get("type"), str) else None,
         supporting_facts=[_hotpot_fact(f, f"{where} supporting_facts[{i}]") for i, f in enumerate(facts)],
         context=context,
     )
@@ -121,8 +134,10 @@ def _hotpot_to_question(q: _HotpotQuestion, articles: Mapping[str, list[str]], c
                 f"{q.where}: supporting fact [{title!r}, {index}] is past the article's {len(articles[title])} sentences"
             )
     titles = _distinct(title for title, _ in q.supporting_facts)
+    hops = _bridge_answers(q, articles, titles)
     requests = [
-        Request(id=f"{q.id}#{n}", text=f"{q.question} — about {title}", supporting_source_ids=[title])
+        Request(id=f"{q.id}#{n}", text=f"{q.question} — about {title}", answers=hops.get(title, []),
+                supporting_source_ids=[title])
         for n, title in enumerate(titles, start=1)
     ]
     return Question(
@@ -130,8 +145,34 @@ def _hotpot_to_question(q: _HotpotQuestion, articles: Mapping[str, list[str]], c
     )
 
 
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _names(text: str, name: str) -> bool:
+    """`name` occurs in `text` as whole words, casefolded."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text.casefold()) is not None
+
+
+def _bridge_answers(q: _HotpotQuestion, articles: Mapping[str, list[str]], titles: list[str]) -> dict[str, list[str]]:
+    """Title -> the answer its request yields, for a bridge question over two articles where the annotation
+    fixes both hops (see the module doc); else no answers."""
+    if q.type != "bridge" or len(titles) != 2 or q.answer.casefold() in ("yes", "no", ""):
+        return {}
+    facts = {t: " ".join(articles[t][i] for title, i in q.supporting_facts if title == t) for t in titles}
+    holders = [t for t in titles if _names(facts[t], q.answer)]
+    if len(holders) != 1:
+        return {}
+    second = holders[0]
+    first = titles[1] if second == titles[0] else titles[0]
+    entity = next((_DISAMBIGUATION.sub("", t) for t, other in ((second, first), (first, second))
+                   if _names(facts[other], _DISAMBIGUATION.sub("", t))), None)
+    if entity is None or entity.casefold() == q.answer.casefold() or _names(q.question, entity):
+        return {}  # no bridge, or one the question itself names: that hop is given, not asked
+    return {first: [entity], second: [q.answer]}
+
+
 def import_hotpotqa(questions_path: Path, corpus_path: Path | None = None) -> DatasetImport:
-    """HotpotQA: one request per supporting article; corpus is --corpus or the questions' contexts."""
+    """HotpotQA: one request per supporting article (bridge hops with their answers); corpus is --corpus or the questions' contexts."""
     items = _as_list(read_json(questions_path, "questions"), f"'{questions_path}'", "question objects")
     parsed = [
         _parse_hotpot_question(
