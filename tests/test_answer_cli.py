@@ -229,10 +229,12 @@ def test_http_answer_valid_contract_exit_0(run_cli: Run, demo_db: Path, server: 
     assert record["contract"]["valid"] is True and record["contract"]["reason"] == "OK"
     assert record["citation_chunk_ids"] == [record["admitted_chunk_ids"][0]]
     assert record["completion"]["text"] == VALID_ANSWER
-    assert record["completion"]["provider"] == "openai" and record["completion"]["model_id"] == "fault"
+    # the identity names the server: two servers serving other weights under one name never share an answer
+    assert record["completion"]["provider"] == "openai"
+    assert record["completion"]["model_id"] == f"fault@{server.base_url}"
     assert (record["completion"]["prompt_tokens"], record["completion"]["completion_tokens"]) == (11, 7)
     assert record["completion"]["raw"]["id"] == "chatcmpl-fault"
-    assert record["policy"]["model_id"] == "openai:fault"
+    assert record["policy"]["model_id"] == f"openai:fault@{server.base_url}"
 
     [req] = server.requests
     assert req.path == "/v1/chat/completions"
@@ -252,7 +254,7 @@ def test_http_answer_text_output(run_cli: Run, demo_db: Path, server: FaultServe
     assert out.startswith("label: ")
     assert '      "within 30 days"\n' in out
     assert "evidence cited:\n  E1: " in out
-    assert "model: openai:fault | 11 prompt + 7 completion tokens" in out
+    assert f"model: openai:fault@{server.base_url} | 11 prompt + 7 completion tokens" in out
 
 
 def test_a_reanchored_claim_shows_the_block_that_holds_its_quote(
@@ -307,4 +309,4 @@ def test_http_error_text_output(run_cli: Run, demo_db: Path, server: FaultServer
     result = http_query(run_cli, demo_db, server, "--retries", "0")
     assert result.exit_code == 3, result.output
     assert f"contract: INVALID (PROVIDER_ERROR: POST {server.base_url}/chat/completions failed: HTTP 400" in result.stdout
-    assert "model: openai:fault | tokens n/a" in result.stdout
+    assert f"model: openai:fault@{server.base_url} | tokens n/a" in result.stdout

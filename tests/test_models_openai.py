@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from arborist.errors import ArboristError
+from arborist.governance.policy import build_policy, governance_policy_hash
 from arborist.models import profiles
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.openai_compat import OpenAIProvider
@@ -60,7 +61,7 @@ def test_success_records_text_usage_and_sends_schema(server: FaultServer) -> Non
     assert result.text == '{"answer": "42"}'
     assert (result.prompt_tokens, result.completion_tokens) == (11, 7)
     assert result.finish_reason == "stop" and result.attempts == 1
-    assert result.provider == "openai" and result.model_id == "test-model"
+    assert result.provider == "openai" and result.model_id == f"test-model@{server.base_url}"
     assert result.raw is not None and "request_s" in result.timings
     assert sleeps == []
     [req] = server.requests
@@ -262,3 +263,23 @@ def test_real_llama_cpp_server_returns_schema_valid_json(tmp_path: Path) -> None
     assert set(data) == {"answer", "sure"}
     assert isinstance(data["answer"], str) and isinstance(data["sure"], bool)
     assert result.prompt_tokens and result.completion_tokens
+
+
+@pytest.mark.parametrize(("base_url", "label"), [
+    ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
+    ("HTTPS://Example.org/v1/", "https://example.org/v1"),
+    ("http://user:secret@127.0.0.1:8000/v1?key=k", "http://127.0.0.1:8000/v1"),  # no credential is recorded
+    ("http://[::1]:9000/v1", "http://[::1]:9000/v1"),
+])
+def test_the_model_identity_names_the_server_without_credentials(base_url: str, label: str) -> None:
+    provider = OpenAIProvider("m", base_url)
+    assert provider.model_id == f"m@{label}"
+
+
+def test_two_servers_serving_one_model_name_never_share_an_answer(server: FaultServer) -> None:
+    here, there = OpenAIProvider("m", server.base_url), OpenAIProvider("m", "http://127.0.0.2:9/v1")
+    hashes = {governance_policy_hash(build_policy(model_id=f"{p.name}:{p.model_id}")) for p in (here, there)}
+    assert len(hashes) == 2
+    server.reply = '{"claims": []}'
+    here.complete([Message(role="user", content="q")], GenerationSettings())
+    assert server.requests[0].body["model"] == "m"  # the server is still asked for its own name

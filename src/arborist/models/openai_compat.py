@@ -91,6 +91,17 @@ def check_base_url(base_url: str) -> str:
     return base_url.strip()
 
 
+def server_label(base_url: str) -> str:
+    """The server part of a model's identity: scheme, host, port and path, never a user name or password
+    (nor a query) that the URL may carry, since identities are recorded and hashed."""
+    parts = urllib.parse.urlsplit(check_base_url(base_url))
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port is not None else ""
+    return f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
+
+
 def _read_capped(resp: Any, limit: int, deadline: float) -> tuple[bytes, bool]:
     """At most `limit` bytes of the body (and whether there was more); a slow drip times out."""
     pieces: list[bytes] = []
@@ -140,7 +151,10 @@ class OpenAIProvider:
             raise ArboristError("the HTTP provider needs a model name (--model) for the server")
         if retries < 0:
             raise ArboristError(f"retries must be 0 or more, not {retries}")
-        self.model_id = model
+        self.model = model  # the name the server knows it by
+        # Its identity names the server too: the answer cache, completion replay and policy hash key on it, so two
+        # servers that serve different weights under one name never share an answer.
+        self.model_id = f"{model}@{server_label(base_url)}"
         self.url = check_base_url(base_url).rstrip("/") + "/chat/completions"
         self.timeout = timeout
         self.retries = retries
@@ -155,7 +169,7 @@ class OpenAIProvider:
     def _body(
         self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None
     ) -> bytes:
-        body = {"model": self.model_id, **chat_request(messages, settings, json_schema)}
+        body = {"model": self.model, **chat_request(messages, settings, json_schema)}
         return json.dumps(body).encode("utf-8")
 
     def _post(self, data: bytes) -> tuple[dict[str, Any] | None, _Failure | None]:
