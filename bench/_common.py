@@ -43,6 +43,16 @@ DATASETS = {
 }
 
 
+def import_dataset(name: str, data: Path, work: Path) -> Path:
+    """`arborist datasets import` of one development set into work/data/<name> (once): its folder."""
+    questions, corpus = DATASETS[name]
+    out = work / "data" / name
+    if not (out / "evaluation.json").exists():
+        extra = ["--corpus", str(data / corpus)] if corpus else []
+        arborist_cli("datasets", "import", name, "--questions", str(data / questions), *extra, "--out", str(out))
+    return out
+
+
 def arborist_cli(*args: str) -> None:
     exe = Path(sys.executable).parent / "arborist"
     subprocess.run([str(exe), *args], check=True, stdout=subprocess.DEVNULL)

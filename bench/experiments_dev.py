@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import DATASETS, cli_json, require_shared_data
+from _common import DATASETS, cli_json, import_dataset, require_shared_data
 from arborist.lab.runfiles import BOUNDARIES
 from arborist.lab.sweep import FAMILIES as SWEEP_FAMILIES
 from arborist.models.profiles import DEFAULT_PROFILE
@@ -43,16 +43,6 @@ from arborist.models.profiles import DEFAULT_PROFILE
 EXE = str(Path(sys.executable).parent / "arborist")
 FAMILIES = ("evidence-k=1,3,5,8,12", "context-runes=1500,3000,6000,24000,40000", "prompt=baseline,multipart")
 SHOWN = ("valid", "gold", "strict", "strict_right", "completeness", "admitted_chunks", "answer_runes")
-
-
-def prepare(name: str, data: Path, work: Path) -> Path:
-    questions, corpus = DATASETS[name]
-    out = work / "data" / name
-    if not (out / "evaluation.json").exists():
-        extra = ["--corpus", str(data / corpus)] if corpus else []
-        subprocess.run([EXE, "datasets", "import", name, "--questions", str(data / questions), *extra,
-                        "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
-    return out
 
 
 def sweep(data: Path, work: Path, family: str, args: argparse.Namespace) -> tuple[float, Path, dict[str, Any]]:
@@ -200,7 +190,7 @@ def main() -> None:
     print(f"# experiments on the development sets: model {args.model}, {args.limit} questions per cell")
     first: tuple[float, Path, str] | None = None
     for name in names:
-        folder = prepare(name, data, args.work)
+        folder = import_dataset(name, data, args.work)
         for family in [f for f in FAMILIES if f.split("=", 1)[0] in args.families.split(",")]:  # sweeps
             elapsed, sweep_dir, record = sweep(folder, args.work, family, args)
             show(name, elapsed, sweep_dir, record)

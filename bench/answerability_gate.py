@@ -1,0 +1,150 @@
+"""Can a word-overlap check tell, before the model is asked, that the admitted evidence does not answer?
+
+Usage: .venv/bin/python bench/answerability_gate.py [--datasets squad,musique,hotpotqa] [--limit 300]
+                                                    [--work DIR] [--json FILE]
+
+Issue 9 asks the engine to abstain when the evidence does not answer. The
+1.5B model never does (0 of 27 squad questions asked without their gold
+paragraph), so this bench measures the obvious deterministic gate, with no
+model: the share of the question's content stems, weighted by their inverse
+document frequency over the corpus's sentences, that the best single admitted
+sentence holds ("coverage"). For each dataset (imported from ../shared/data)
+and each question, it builds the default policy's admission twice:
+
+- answerable: the default admission, kept only when a relevant source's chunk
+  was admitted (the model had what it needed);
+- withheld: every chunk of the question's relevant sources is removed from
+  the ranked list before admission (the lab's `--withhold-relevant`), so the
+  evidence cannot answer.
+
+A gate "abstain when coverage < t" is worth having only if it fires on most
+withheld questions and on almost no answerable ones. The table gives, per
+threshold, the share gated on each side; a second table uses the best pair of
+adjacent sentences (what a two-sentence answer needs). The baseline of the
+ratio is the same set's answerable side, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from _common import DATASETS, import_dataset, require_shared_data
+from arborist.answer.pipeline import ranked_chunks
+from arborist.corpus.chunking import ChunkingSettings
+from arborist.corpus.store import open_store
+from arborist.evaluation.format import load_evaluation
+from arborist.evidence.admission import EvidenceChunk, admit
+from arborist.governance.policy import build_policy
+from arborist.ingest import ingest_paths
+from arborist.lab.treatments import relevant_sources
+from arborist.retrieval.search import search
+from arborist.text import sentences
+from arborist.verify.normalize import content_stems
+
+THRESHOLDS = (0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+
+
+def prepare(name: str, data: Path, work: Path) -> Path:
+    out = import_dataset(name, data, work)
+    db = out / "store.db"
+    if not db.exists():
+        ingest_paths(db, [out / "corpus.json"], ChunkingSettings())
+    return out
+
+
+class Idf:
+    """Inverse document frequency of content stems over the corpus's sentences."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.df: Counter[str] = Counter()
+        self.n = 0
+        for text in texts:
+            for sentence in sentences(text):
+                self.n += 1
+                self.df.update(content_stems(sentence))
+
+    def __call__(self, stem: str) -> float:
+        return math.log((self.n + 1) / (self.df.get(stem, 0) + 1))
+
+
+def coverage(question: str, chunks: list[EvidenceChunk], idf: Idf, window: int) -> float:
+    """The largest idf-weighted share of the question's content stems held by `window` adjacent sentences
+    of one admitted chunk."""
+    wanted = content_stems(question)
+    total = sum(idf(s) for s in wanted)
+    if not total:
+        return 1.0
+    best = 0.0
+    for chunk in chunks:
+        stems = [content_stems(s) for s in sentences(chunk.text)]
+        for i in range(len(stems)):
+            held = frozenset().union(*stems[i : i + window]) & wanted
+            best = max(best, sum(idf(s) for s in held) / total)
+    return best
+
+
+def measure(name: str, folder: Path, limit: int) -> dict[str, Any]:
+    evaluation = load_evaluation(folder / "evaluation.json")
+    corpus = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
+    idf = Idf([d["text"] for d in corpus])
+    policy = build_policy(model_id="none:no-model")  # retrieval and admission only; no model is asked
+    sides: dict[str, dict[int, list[float]]] = {"answerable": {1: [], 2: []}, "withheld": {1: [], 2: []}}
+    with open_store(folder / "store.db") as store:
+        for question in evaluation.questions[:limit]:
+            relevant = relevant_sources(question)
+            ranked = ranked_chunks(search(store, question.question, policy.search))
+            full = admit(ranked, policy.evidence_k, policy.context_runes).admitted
+            held = admit([c for c in ranked if c.source_id not in relevant], policy.evidence_k,
+                         policy.context_runes).admitted
+            for window in (1, 2):
+                if any(c.source_id in relevant for c in full):
+                    sides["answerable"][window].append(coverage(question.question, full, idf, window))
+                sides["withheld"][window].append(coverage(question.question, held, idf, window))
+    result: dict[str, Any] = {"dataset": name, "questions": min(limit, len(evaluation.questions)), "windows": {}}
+    for window in (1, 2):
+        a, w = sides["answerable"][window], sides["withheld"][window]
+        rows = [{"threshold": t, "answerable_gated": sum(x < t for x in a) / len(a),
+                 "withheld_gated": sum(x < t for x in w) / len(w)} for t in THRESHOLDS]
+        result["windows"][window] = {"answerable": len(a), "withheld": len(w), "rows": rows}
+    return result
+
+
+def show(result: dict[str, Any]) -> None:
+    for window, r in result["windows"].items():
+        what = "best sentence" if window == 1 else "best two adjacent sentences"
+        print(f"\n## {result['dataset']} ({result['questions']} questions), {what}: answerable {r['answerable']} "
+              f"(a relevant source admitted), withheld {r['withheld']}")
+        print("| gate: abstain when coverage < | answerable gated | withheld gated |\n|---|---|---|")
+        for row in r["rows"]:
+            print(f"| {row['threshold']} | {row['answerable_gated']:.3f} | {row['withheld_gated']:.3f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", default="squad,musique,hotpotqa")
+    ap.add_argument("--limit", type=int, default=300, help="questions per dataset (the first N of its file)")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/arborist-answerability-gate"))
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    args = ap.parse_args()
+    data = require_shared_data()
+    names = [n.strip() for n in args.datasets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in DATASETS]
+    if unknown:
+        sys.exit(f"unknown dataset(s) {', '.join(unknown)}; valid: {', '.join(DATASETS)}")
+    results = []
+    for name in names:
+        result = measure(name, prepare(name, data, args.work), args.limit)
+        show(result)
+        results.append(result)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
