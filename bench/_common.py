@@ -43,6 +43,15 @@ DATASETS = {
 }
 
 
+def dataset_names(text: str) -> list[str]:
+    """The development sets named in a comma-separated --datasets value; an unknown name exits with the valid ones."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in DATASETS]
+    if unknown:
+        sys.exit(f"unknown dataset(s) {', '.join(unknown)}; valid: {', '.join(DATASETS)}")
+    return names
+
+
 def import_dataset(name: str, data: Path, work: Path) -> Path:
     """`arborist datasets import` of one development set into work/data/<name> (once): its folder."""
     questions, corpus = DATASETS[name]

@@ -29,12 +29,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _common import DATASETS, import_dataset, require_shared_data
+from _common import dataset_names, import_dataset, require_shared_data
 from arborist.answer.pipeline import ranked_chunks
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
@@ -133,10 +132,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args()
     data = require_shared_data()
-    names = [n.strip() for n in args.datasets.split(",") if n.strip()]
-    unknown = [n for n in names if n not in DATASETS]
-    if unknown:
-        sys.exit(f"unknown dataset(s) {', '.join(unknown)}; valid: {', '.join(DATASETS)}")
+    names = dataset_names(args.datasets)
     results = []
     for name in names:
         result = measure(name, prepare(name, data, args.work), args.limit)

@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import DATASETS, cli_json, import_dataset, require_shared_data
+from _common import cli_json, dataset_names, import_dataset, require_shared_data
 from arborist.lab.runfiles import BOUNDARIES
 from arborist.lab.sweep import FAMILIES as SWEEP_FAMILIES
 from arborist.models.profiles import DEFAULT_PROFILE
@@ -183,10 +183,7 @@ def main() -> None:
     ap.add_argument("extra", nargs="*", help="extra options for every sweep (after --)")
     args = ap.parse_args()
     data = require_shared_data()
-    names = [n.strip() for n in args.datasets.split(",") if n.strip()]
-    unknown = [n for n in names if n not in DATASETS]
-    if unknown:
-        sys.exit(f"unknown dataset(s) {', '.join(unknown)}; valid: {', '.join(DATASETS)}")
+    names = dataset_names(args.datasets)
     print(f"# experiments on the development sets: model {args.model}, {args.limit} questions per cell")
     first: tuple[float, Path, str] | None = None
     for name in names:
