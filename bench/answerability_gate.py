@@ -47,6 +47,7 @@ from arborist.text import sentences
 from arborist.verify.normalize import content_stems
 
 THRESHOLDS = (0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+WINDOWS = (1, 2)  # adjacent sentences: one, and two (what a two-sentence answer needs)
 
 
 def prepare(name: str, data: Path, work: Path) -> Path:
@@ -72,19 +73,20 @@ class Idf:
         return math.log((self.n + 1) / (self.df.get(stem, 0) + 1))
 
 
-def coverage(question: str, chunks: list[EvidenceChunk], idf: Idf, window: int) -> float:
-    """The largest idf-weighted share of the question's content stems held by `window` adjacent sentences
-    of one admitted chunk."""
+def coverage(question: str, chunks: list[EvidenceChunk], idf: Idf, windows: tuple[int, ...]) -> dict[int, float]:
+    """Per window size: the largest idf-weighted share of the question's content stems held by that many
+    adjacent sentences of one admitted chunk."""
     wanted = content_stems(question)
     total = sum(idf(s) for s in wanted)
     if not total:
-        return 1.0
-    best = 0.0
+        return dict.fromkeys(windows, 1.0)
+    best = dict.fromkeys(windows, 0.0)
     for chunk in chunks:
-        stems = [content_stems(s) for s in sentences(chunk.text)]
-        for i in range(len(stems)):
-            held = frozenset().union(*stems[i : i + window]) & wanted
-            best = max(best, sum(idf(s) for s in held) / total)
+        stems = [content_stems(s) & wanted for s in sentences(chunk.text)]
+        for window in windows:
+            for i in range(len(stems)):
+                held = frozenset().union(*stems[i : i + window])
+                best[window] = max(best[window], sum(idf(s) for s in held) / total)
     return best
 
 
@@ -93,7 +95,7 @@ def measure(name: str, folder: Path, limit: int) -> dict[str, Any]:
     corpus = json.loads((folder / "corpus.json").read_text(encoding="utf-8"))
     idf = Idf([d["text"] for d in corpus])
     policy = build_policy(model_id="none:no-model")  # retrieval and admission only; no model is asked
-    sides: dict[str, dict[int, list[float]]] = {"answerable": {1: [], 2: []}, "withheld": {1: [], 2: []}}
+    sides: dict[str, dict[int, list[float]]] = {side: {w: [] for w in WINDOWS} for side in ("answerable", "withheld")}
     with open_store(folder / "store.db") as store:
         for question in evaluation.questions[:limit]:
             relevant = relevant_sources(question)
@@ -101,12 +103,14 @@ def measure(name: str, folder: Path, limit: int) -> dict[str, Any]:
             full = admit(ranked, policy.evidence_k, policy.context_runes).admitted
             held = admit([c for c in ranked if c.source_id not in relevant], policy.evidence_k,
                          policy.context_runes).admitted
-            for window in (1, 2):
-                if any(c.source_id in relevant for c in full):
-                    sides["answerable"][window].append(coverage(question.question, full, idf, window))
-                sides["withheld"][window].append(coverage(question.question, held, idf, window))
+            measured = [("withheld", held)]
+            if any(c.source_id in relevant for c in full):
+                measured.append(("answerable", full))
+            for side, chunks in measured:
+                for window, value in coverage(question.question, chunks, idf, WINDOWS).items():
+                    sides[side][window].append(value)
     result: dict[str, Any] = {"dataset": name, "questions": min(limit, len(evaluation.questions)), "windows": {}}
-    for window in (1, 2):
+    for window in WINDOWS:
         a, w = sides["answerable"][window], sides["withheld"][window]
         rows = [{"threshold": t, "answerable_gated": sum(x < t for x in a) / len(a),
                  "withheld_gated": sum(x < t for x in w) / len(w)} for t in THRESHOLDS]

@@ -124,7 +124,8 @@ def test_hostile_answer_text_is_a_contract_finding_not_a_crash(
     assert json.loads(result.stdout)["verification"]["label"] != "STRICT"
 
 
-@pytest.mark.parametrize("url", ["file:///etc/hostname", "ftp://127.0.0.1/v1", "127.0.0.1:8000/v1", "http://", "data:,x"])
+@pytest.mark.parametrize("url", ["file:///etc/hostname", "ftp://127.0.0.1/v1", "127.0.0.1:8000/v1", "http://", "data:,x",
+                                 "http://127.0.0.1:99999/v1", "http://127.0.0.1:port/v1"])
 def test_non_http_base_urls_are_refused_up_front(db: Path, run_cli: Run, url: str) -> None:
     result = run_cli("query", QUESTION, "--db", db, "--base-url", url, "--model", "m")
     assert result.exit_code == 1 and result.stderr.startswith("Error: --base-url") and "http" in result.stderr

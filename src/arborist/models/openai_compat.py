@@ -88,6 +88,12 @@ def check_base_url(base_url: str) -> str:
             f"--base-url '{base_url}' is not an http(s) URL of a server; "
             "give one like http://127.0.0.1:8000/v1"
         )
+    try:
+        parts.port  # noqa: B018 -- urllib checks the port only when it is read
+    except ValueError:
+        raise ArboristError(
+            f"--base-url '{base_url}' has no valid port (0 to 65535); give one like http://127.0.0.1:8000/v1"
+        ) from None
     return base_url.strip()
 
 

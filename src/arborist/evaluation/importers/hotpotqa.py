@@ -164,15 +164,16 @@ def _bridge_answers(q: _HotpotQuestion, articles: Mapping[str, list[str]], title
         return {}
     second = holders[0]
     first = titles[1] if second == titles[0] else titles[0]
-    entity = next((_DISAMBIGUATION.sub("", t) for t, other in ((second, first), (first, second))
-                   if _names(facts[other], _DISAMBIGUATION.sub("", t))), None)
+    name = {t: _DISAMBIGUATION.sub("", t) for t in titles}
+    entity = next((name[t] for t, other in ((second, first), (first, second)) if _names(facts[other], name[t])), None)
     if entity is None or entity.casefold() == q.answer.casefold() or _names(q.question, entity):
         return {}  # no bridge, or one the question itself names: that hop is given, not asked
     return {first: [entity], second: [q.answer]}
 
 
 def import_hotpotqa(questions_path: Path, corpus_path: Path | None = None) -> DatasetImport:
-    """HotpotQA: one request per supporting article (bridge hops with their answers); corpus is --corpus or the questions' contexts."""
+    """HotpotQA: one request per supporting article (a bridge's hops with answers where the annotation fixes them);
+    corpus is --corpus or the questions' contexts."""
     items = _as_list(read_json(questions_path, "questions"), f"'{questions_path}'", "question objects")
     parsed = [
         _parse_hotpot_question(
