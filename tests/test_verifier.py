@@ -758,6 +758,24 @@ def test_a_title_never_stands_in_for_the_name_its_quote_states() -> None:
     assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE  # the title names what the quote calls "it"
 
 
+def test_a_title_adds_no_name_to_a_quote_that_refers_to_nothing() -> None:
+    # SciFact-like: the paper's title names ATF4; its sentence about ER stress never refers to it
+    quote = "General endoplasmic reticulum stress markers rise in beta cells."
+    ev = [{"id": "E1", "title": "ATF4 in beta cells", "text": quote}]
+    claim = "The protein ATF4 is a general endoplasmic reticulum stress marker."
+    said = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", ev, said)
+    assert v.claims[0].verdict is not Verdict.VERIFIED_QUOTE
+    assert v.label is not Label.STRICT
+    assert verifier_policy_hash(VerifierPolicy(anaphor_words=())) != verifier_policy_hash()
+    referring = "It is induced by ER stress in beta cells."
+    ev = [{"id": "E1", "title": "ATF4 in beta cells", "text": referring}]
+    said = {"claims": [{"text": "ATF4 is induced by ER stress in beta cells.", "evidence_ids": ["E1"],
+                        "quote": referring}], "abstained_requests": []}
+    v = verify_answer("What induces ATF4 in beta cells?", "claim_lattice", ev, said)
+    assert v.claims[0].verdict is Verdict.VERIFIED_QUOTE  # "it" is what the title names
+
+
 def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() -> None:
     text = ("ABC is owned by The Walt Disney Company. In the 1980s the network's parent merged with "
             "Capital Cities Communications.")

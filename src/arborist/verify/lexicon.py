@@ -23,6 +23,13 @@ QUALIFIER_WORDS: tuple[str, ...] = (
     "cheapest", "closest", "farthest", "furthest", "nearest",
 )
 
+# A quote that uses one of these refers to something it does not name ("In 1934, it filed a complaint"): only
+# then may the cited chunk's title supply a name of the claim. Compared as written.
+ANAPHOR_WORDS: tuple[str, ...] = (
+    "it", "its", "they", "them", "their", "theirs", "he", "him", "his", "she", "her", "hers", "this", "these",
+    "those",
+)
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

@@ -90,6 +90,7 @@ class Lexicon:
     prefixes: tuple[str, ...]
     pairs: tuple[Pair, ...]
     qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
+    anaphors: frozenset[str] = frozenset()  # token norms of the words by which a quote refers to what its title names
 
 
 @lru_cache(maxsize=8)
@@ -98,6 +99,7 @@ def build_lexicon(
     prefixes: tuple[str, ...],
     pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
     qualifiers: tuple[str, ...] = (),
+    anaphors: tuple[str, ...] = (),
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
     built = []
@@ -105,7 +107,7 @@ def build_lexicon(
         built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
                           frozenset(stem_all([w.casefold() for w in down])), complementary, required))
     return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
-                   frozenset(w.casefold() for w in qualifiers))
+                   frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors))
 
 
 @dataclass

@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/8"  # /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/9"  # /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -97,6 +97,11 @@ class VerifierPolicy(BaseModel):
         description="superlatives and exclusive words (only, first, oldest, all, ...) a claim may state only when its "
         "quote does",
     )
+    anaphor_words: tuple[str, ...] = Field(
+        default=lexicon.ANAPHOR_WORDS,
+        description="pronouns by which a quote refers to what it does not name: only a quote that uses one may take "
+        "a name of its claim from the cited chunk's title",
+    )
     direction_pairs: dict[str, DirectionPair] = Field(
         default_factory=_default_pairs, description="opposite word groups for the direction check"
     )
@@ -126,7 +131,8 @@ class VerifierPolicy(BaseModel):
         pairs = tuple(
             (name, p.up, p.down, p.complementary, p.required) for name, p in sorted(self.direction_pairs.items())
         )
-        return build_lexicon(self.negation_words, self.negative_prefixes, pairs, self.qualifier_words)
+        return build_lexicon(self.negation_words, self.negative_prefixes, pairs, self.qualifier_words,
+                             self.anaphor_words)
 
 
 def policy_fields() -> list[str]:

@@ -10,9 +10,13 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     `polarity`). A genuine quote must not carry a claim the
                     quote does not make; chunk-wide support is the span check's
                     job (QUOTE_MISMATCH otherwise). The title counts for the
-                    claim's names only when the claim keeps every name the
-                    quote states (it may name what the quote calls "it", not
-                    replace the quote's subject). A superlative or exclusive
+                    claim's names only when the quote refers to something by
+                    a pronoun (the policy's `anaphor_words`: it, its, they,
+                    this, ...) and the claim keeps every name the quote states
+                    (it may name what the quote calls "it", not replace the
+                    quote's subject, nor add a name the quote never implies:
+                    "ATF4 is an ER stress marker" over a quote on ER stress
+                    in a paper titled with ATF4). A superlative or exclusive
                     word of the claim (oldest, only, first, all: the policy's
                     `qualifier_words`) must be in the quote
                     (QUALIFIER_UNSTATED otherwise)
@@ -310,10 +314,13 @@ def _quote_backs_claim(
         defs = definitions(chunk.ev.text, claim.text, quote)
         wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
         # The title may name what the quote calls "it", never stand in for a name the quote states and
-        # the claim drops ("Mutual filed a complaint" does not back "ABC filed a complaint" in ABC's article).
+        # the claim drops ("Mutual filed a complaint" does not back "ABC filed a complaint" in ABC's article),
+        # nor add one to a quote that refers to nothing ("ATF4 is a stress marker" over "ER stress causes ...").
         quoted = expand(quote, defs)
-        dropped = {t.norm for t in name_tokens(quoted, tokenise(quoted))} - {t.norm for t in wide.tokens}
-        title = "" if dropped else chunk.ev.title
+        quoted_tokens = tokenise(quoted)
+        dropped = {t.norm for t in name_tokens(quoted, quoted_tokens)} - {t.norm for t in wide.tokens}
+        refers = any(t.norm in lex.anaphors for t in quoted_tokens)
+        title = chunk.ev.title if refers and not dropped else ""
         own = [Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)]
         own[0].align_stems(wide.stems)
         entities, _ = entities_check(wide, own)
