@@ -43,7 +43,7 @@ from typing import Any
 from _common import require_shared_data
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
-from arborist.answer.verification import verify_record
+from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
 from arborist.governance.policy import build_policy, governance_policy_hash
@@ -217,11 +217,17 @@ def main() -> None:
         ap.error(f"--verifier: {exc}")
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
     if args.from_records:
+        # the stores are rebuilt (no model) so that Rule 13 weighs each question's words over its own corpus
+        work = args.out or Path(tempfile.mkdtemp(prefix="arborist-grounding-"))
+        work.mkdir(parents=True, exist_ok=True)
+        stores = {name: db for name, db, _ in plan(list(SETS), args.n, args.seed, work)}
         for path in args.from_records:
             for item, stored in stored_records(path):
                 grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
+                with open_store(stores[item["set"]]) as store:
+                    weights = corpus_weights(store, stored.question)
                 grouped[f"{item['set']} ({path.name}, current verifier)"].append(
-                    (item["q"], verify_record(stored, verifier)))
+                    (item["q"], verify_record(stored, verifier, weights)))
         for name in sorted(grouped):
             report(name, grouped[name])
         return
@@ -239,7 +245,7 @@ def main() -> None:
             for i, q in enumerate(questions, 1):
                 old = reusable.get((name, q["id"], digest, governance))
                 answered = old if old is not None else answer_question(store, q["question"], policy, provider)
-                record = verify_record(answered, verifier)
+                record = verify_record(answered, verifier, corpus_weights(store, q["question"]))
                 assert record.verification is not None
                 grouped[name].append((q, record))
                 print(f"{name} {i}/{len(questions)} {q['id']}: {record.verification.label.value} "

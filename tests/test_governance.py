@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -179,7 +180,7 @@ def test_policy_hash_formats() -> None:
     v = VerifierPolicy()
     body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/9\0" + payload.encode()).hexdigest()
+    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/10\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON
     assert tagged_digest("a", {}) != tagged_digest("b", {})
     assert governance_policy_hash(pol) != verifier_policy_hash(v)
@@ -609,3 +610,37 @@ def test_query_never_serves_an_ask_answer(no_embedder: None, one_doc_store: Corp
     assert queried.record_id != asked.record_id
     assert not queried.cache_hit and len(provider.history) == 1
     assert "| retrieved) ===" in queried.prompt.messages[1].content
+
+
+def test_corpus_weights_are_inverse_chunk_frequencies(store: CorpusStore) -> None:
+    from arborist.answer.verification import corpus_weights
+
+    n = store.counts()[1]
+    w = corpus_weights(store, "Do annual plans ship from the Berlin warehouse or from Narnia?")
+    assert w["annual"] == pytest.approx(math.log((n + 1) / 3))  # in two chunks (porter: plans, plan)
+    assert w["berlin"] == pytest.approx(math.log((n + 1) / 2))  # in one
+    assert w["narnia"] == w["berlin"]  # in none: weighs as one chunk's word, not more
+    assert "from" not in w and "or" not in w  # stopwords have no stem
+
+
+def test_an_off_topic_answer_is_withheld_by_the_governed_path_and_counted_as_abstained(
+    store: CorpusStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arborist.lab.rows import abstained
+
+    question = "Which courier delivers orders to Reykjavik customers?"
+    provider = ScriptedProvider(claim_answer("Passwords are rotated every 90 days by couriers"))
+    record = ask(store, policy(), provider, question=question)
+    v = record.verification
+    assert v is not None and v.label.value == "ABSTAINED" and v.answerability is not None
+    assert any(r.value == "EVIDENCE_DOES_NOT_ANSWER" for r in v.reasons) and abstained(record)
+    assert record.contract.abstention != "full"  # the model did not abstain; the verifier did
+    from arborist.cli.answer_cmd import render
+
+    render(record, show_prompt=False)
+    shown = capsys.readouterr().out
+    assert "label: ABSTAINED" in shown and "withheld: Rule 13" in shown and "Passwords are rotated" in shown
+    # the refund question's words are in the refund policy: an answer to it is not withheld
+    right = ask(store, policy(), ScriptedProvider(ANSWER_A))
+    assert right.verification is not None and right.verification.label.value != "ABSTAINED"
+    assert not abstained(right)

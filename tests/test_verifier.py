@@ -926,3 +926,57 @@ def test_a_superlative_or_exclusive_word_the_quote_lacks_is_never_verified() -> 
                          "abstained_requests": []}, VerifierPolicy(qualifier_words=()))
     assert off.claims[0].verdict is Verdict.VERIFIED_QUOTE
     assert verifier_policy_hash(VerifierPolicy(qualifier_words=())) != verifier_policy_hash()
+
+
+# --- Rule 13: the evidence does not speak of the question ------------------------------------------
+
+SAXBY = "At the 2011 census, what was the population of the city where Kerry Saxby-Junna was born?"
+NEARBY = [
+    {"id": "E1", "title": "Wagga Wagga", "text": "Wagga Wagga is a city in New South Wales. At the 2011 census "
+     "the city had a population of 46,913."},
+    {"id": "E2", "title": "Race walking", "text": "Race walking is a long-distance discipline of athletics."},
+]
+GUESS = {"claims": [{"text": "The population of the city where Kerry Saxby-Junna was born was 141.",
+                     "evidence_ids": ["E1"], "quote": "the city had a population of 46,913"}],
+         "abstained_requests": []}
+# the corpus's inverse document frequencies: the walker's name is rare, "city" and "population" are common
+WEIGHTS = {"2011": 1.0, "census": 1.0, "popul": 0.3, "citi": 0.2, "kerri": 4.0, "saxbi": 4.0, "junna": 4.0,
+           "born": 0.5}
+
+
+def test_an_answer_over_evidence_that_never_speaks_of_the_question_is_withheld() -> None:
+    v = verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, VerifierPolicy(), WEIGHTS)
+    assert v.label is Label.ABSTAINED and Reason.EVIDENCE_DOES_NOT_ANSWER in v.reasons
+    assert v.audit_mode is AuditMode.ABSTENTION
+    assert v.claims and v.claims[0].text.startswith("The population")  # the draft is kept, unverified
+    assert v.answerability is not None and v.answerability.evidence_id == "E1"
+    assert v.answerability.coverage < 0.4 and v.answerability.missing[:3] == ["junna", "kerri", "saxbi"]
+    assert any(n.startswith("Rule 13") for n in v.notes)
+    # no corpus weights (a bare `arborist verify`): the rule does not run; switched off: neither
+    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS).label is Label.UNGROUNDED
+    off = VerifierPolicy(answerability_threshold=0)
+    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, off, WEIGHTS).label is Label.UNGROUNDED
+    assert verifier_policy_hash(off) != verifier_policy_hash()
+
+
+def test_rule_13_weighs_rare_words_and_reads_the_title() -> None:
+    # the same evidence with the walker's page: its sentence says "she", its title names her
+    walker = {"id": "E3", "title": "Kerry Saxby-Junna", "text": "She was born in Ballina in 1961."}
+    v = verify_answer(SAXBY, "claim_lattice", [*NEARBY, walker], GUESS, VerifierPolicy(), WEIGHTS)
+    assert v.label is Label.UNGROUNDED and v.answerability is not None
+    assert v.answerability.evidence_id == "E3" and v.answerability.answers
+    # unweighted, the census sentence holds 4 of 8 words and would pass; weighted, it holds little
+    flat = dict.fromkeys(WEIGHTS, 1.0)
+    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, VerifierPolicy(), flat).label is Label.UNGROUNDED
+    # a word the weights do not know weighs as much as the heaviest one they give
+    partial = {k: w for k, w in WEIGHTS.items() if k != "kerri"}
+    v = verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, VerifierPolicy(), partial)
+    assert v.label is Label.ABSTAINED
+
+
+def test_rule_13_never_withholds_a_strict_answer() -> None:
+    said = {"claims": [{"text": "At the 2011 census the city had a population of 46,913.", "evidence_ids": ["E1"],
+                        "quote": "At the 2011 census the city had a population of 46,913."}],
+            "abstained_requests": []}
+    v = verify_answer(SAXBY, "claim_lattice", NEARBY, said, VerifierPolicy(question_terms_check=False), WEIGHTS)
+    assert v.label is Label.STRICT and v.answerability is not None and not v.answerability.answers

@@ -21,7 +21,7 @@ from arborist.answer.pipeline import (
     check_question,
 )
 from arborist.answer.record import NO_TREATMENT, AnswerRecord
-from arborist.answer.verification import verify_record
+from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
@@ -92,9 +92,12 @@ def governed(
             question, digest, governance_policy_hash(policy)
         ):
             record, rejected = None, "the cached row answers another question, corpus or policy: it was moved"
+    # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
+    # the single-document path has no corpus to weigh by, so the rule does not run there).
+    weights = corpus_weights(store, question) if answer_corpus_digest is None else None
     if record is not None:
         # Cheap and deterministic: the label served is always today's verifier's.
-        verified = verify_record(record, verifier)
+        verified = verify_record(record, verifier, weights)
         old = record.verification
         rewrite = old is None or old.verifier_policy_hash != verifier_policy_hash(verifier)
         record = verified
@@ -102,7 +105,7 @@ def governed(
         record = produce()
         if run_id is not None:
             record = record.model_copy(update={"run_id": run_id})
-        record = verify_record(record, verifier)
+        record = verify_record(record, verifier, weights)
         # A failed provider call is not an answer: the next query must try again.
         rewrite = record.contract.reason is not ContractReason.PROVIDER_ERROR
     if rejected is not None:

@@ -42,6 +42,9 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         reasons = f" [{', '.join(r.value for r in v.reasons)}]" if v.reasons else ""
         click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_claims} verified) | audit mode: {v.audit_mode.value}{reasons}"
                    + (" | from cache" if record.cache_hit else ""))
+        for note in v.notes:
+            if note.startswith("Rule 13"):  # the answer below is withheld: say why before showing the draft
+                click.echo(f"withheld: {note}")
     click.echo(f"contract: {status} ({c.reason}{': ' + c.detail if c.detail else ''})")
     evidence = {e.evidence_id: e for e in record.evidence}
     answer = c.answer or {}

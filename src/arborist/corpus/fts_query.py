@@ -22,6 +22,11 @@ def _literal(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
+def phrase(text: str) -> str:
+    """`"a b"`: the words of `text` in order, as one FTS5 phrase; '' when it has none."""
+    return _literal(" ".join(words(text))) if words(text) else ""
+
+
 def any_of(tokens: Iterable[str], column: str | None = None) -> str:
     """`"a" OR "b" ...`, optionally restricted to one column; '' when there are no tokens."""
     unique = list(dict.fromkeys(t for t in tokens if t))

@@ -427,6 +427,12 @@ class CorpusStore:
             )
         ]
 
+    def chunk_frequency(self, expression: str) -> int:
+        """How many chunks match an FTS5 expression (from `arborist.corpus.fts_query`; '' matches none)."""
+        if not expression:
+            return 0
+        return int(self.db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (expression,)).fetchone()[0])
+
     def fts(self, expression: str, limit: int, weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, float]]:
         """Chunk rowids matching an FTS5 expression, best first, with a higher-is-better score.
 

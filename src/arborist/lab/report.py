@@ -67,7 +67,8 @@ def _treatment_lines(treated: list[TreatmentSummary]) -> list[str]:
         if t.treatment == WITHHELD:
             n = sum(t.outcomes.values())
             out += [f"Withheld evidence ({t.arm}): every chunk of a relevant source removed before admission, in "
-                    f"{t.applied} of {t.rows} rows. Abstained (right) {t.outcomes.get('abstained', 0)} of {n}; "
+                    f"{t.applied} of {t.rows} rows. Abstained (right; the model, or the verifier's Rule 13) "
+                    f"{t.outcomes.get('abstained', 0)} of {n}; "
                     f"answered anyway {t.outcomes.get('answered', 0)} (STRICT {t.strict_answered}); "
                     f"not measured {t.not_measured}.", ""]
         elif t.treatment == PLANTED:

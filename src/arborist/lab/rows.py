@@ -16,6 +16,7 @@ from arborist.evaluation.metrics import dedupe, score_query
 from arborist.lab.completeness import Completeness, measure_completeness
 from arborist.lab.diagnosis import Diagnosis, PathView, answer_text, diagnose
 from arborist.lab.treatments import TreatmentPart, outcome
+from arborist.verify import Label
 
 METRIC_K = 10
 Source = Literal["provider", "cache", "replay", "reused"]
@@ -163,6 +164,13 @@ def _cited_chunks(record: AnswerRecord) -> list[str]:
     return dedupe([*record.citation_chunk_ids, *anchored])
 
 
+def abstained(record: AnswerRecord) -> bool:
+    """The answer abstained: the model abstained from every request, or the verifier withheld an answer whose
+    evidence does not speak of the question (Rule 13, label ABSTAINED with the model's draft kept)."""
+    full = record.contract.valid and record.contract.abstention == "full"
+    return full or (record.verification is not None and record.verification.label is Label.ABSTAINED)
+
+
 def build_row(
     question: Question, arm: str, sample: int, record: AnswerRecord, doc_source: dict[str, str], run_id: str,
     treatment: TreatmentPart | None = None,
@@ -190,7 +198,7 @@ def build_row(
     c = record.completion
     if treatment is not None:
         treatment = treatment.model_copy(update={
-            "outcome": outcome(treatment, text, record.contract.valid and record.contract.abstention == "full")})
+            "outcome": outcome(treatment, text, abstained(record))})
     return Row(
         query_id=question.id, arm=arm, sample=sample, question=question.question,
         source=_source(record), replayed=record.completion.replayed_from is not None, run_id=run_id, record_id=record.record_id,

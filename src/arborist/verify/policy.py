@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/9"  # /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/10"  # /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -82,6 +82,12 @@ class VerifierPolicy(BaseModel):
         default=True, description="a claim whose quote is in none of the blocks it cites (or that cites more than "
         "max_evidence_ids), but verbatim in an admitted block, is judged against that block (the claim notes the ids "
         "it cited)",
+    )
+    answerability_threshold: float = Field(
+        default=0.35, ge=0.0, le=1.0,
+        description="Rule 13: an answer that is not STRICT is ABSTAINED when no evidence sentence (with its block's "
+        "title) holds this share of the question's content words, weighted by their inverse document frequency in "
+        "the corpus; 0 turns it off (it runs only where the corpus is known)",
     )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"

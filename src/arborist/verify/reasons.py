@@ -15,7 +15,7 @@ class Label(StrEnum):
     STRICT = "STRICT"  # every claim verified by a quote or a span
     HYBRID = "HYBRID"  # some claims verified, or STRICT demoted by a rule
     UNGROUNDED = "UNGROUNDED"  # no claim verified (or nothing claimed and nothing abstained)
-    ABSTAINED = "ABSTAINED"  # no claims, only abstained requests
+    ABSTAINED = "ABSTAINED"  # no claims, only abstained requests; or withheld by Rule 13
 
 
 class Verdict(StrEnum):
@@ -66,6 +66,7 @@ class Reason(StrEnum):
     SLOT_UNFILLED = "SLOT_UNFILLED"
     OFF_TOPIC = "OFF_TOPIC"
     QUESTION_TERMS_ABSENT = "QUESTION_TERMS_ABSENT"
+    EVIDENCE_DOES_NOT_ANSWER = "EVIDENCE_DOES_NOT_ANSWER"
     NO_CLAIMS = "NO_CLAIMS"
     ABSTAINED = "ABSTAINED"
     PARTIAL_ABSTENTION = "PARTIAL_ABSTENTION"
@@ -112,6 +113,9 @@ REASONS: dict[Reason, str] = {
     "however well its claims are backed (Rule 11: demotes STRICT)",
     Reason.QUESTION_TERMS_ABSENT: "a name, year or decade of the question occurs in none of the answer's claims and quotes "
     "(nor the titles of the chunks it cites), so they do not answer it (Rule 12: demotes STRICT)",
+    Reason.EVIDENCE_DOES_NOT_ANSWER: "no sentence of the evidence holds enough of the question's words (weighted by "
+    "their rarity in the corpus), and the answer is not STRICT: the verifier abstains for the model, keeping its "
+    "claims as an unverified draft (Rule 13)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

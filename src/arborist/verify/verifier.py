@@ -56,7 +56,11 @@ Per answer:
                 (nor the cited chunks' titles)
     HYBRID      some claims verified
     UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
-    ABSTAINED   no claims and at least one abstained request
+    ABSTAINED   no claims and at least one abstained request; or, by Rule 13
+                (EVIDENCE_DOES_NOT_ANSWER, see `answerability`), an answer
+                that would be HYBRID or UNGROUNDED over evidence whose best
+                sentence holds too little of the question (only where the
+                caller gives corpus term weights)
 
 Rule 9 (SUBJECT_ABSENT) is reported, not acted on: a STRICT answer whose
 evidence shares no stem with the question is already demoted by Rule 8 when
@@ -68,12 +72,14 @@ and with `demote_missed_answer` sets the audit mode; it never changes a label.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
 from arborist.verify.abbreviations import definitions, expand
+from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
     Check,
     Claim,
@@ -133,6 +139,7 @@ class Verification(BaseModel):
     quantifier: Quantifier
     guard: GuardResult
     instruction_guard: InstructionGuardResult = InstructionGuardResult()
+    answerability: Answerability | None = None  # Rule 13; None where it did not run (no corpus weights)
     reasons: list[Reason]  # answer-level
     notes: list[str]
     verifier_policy_hash: str
@@ -388,8 +395,12 @@ def verify_answer(
     evidence: list[Evidence] | list[dict[str, Any]],
     answer: dict[str, Any],
     policy: VerifierPolicy | dict[str, Any] | None = None,
+    term_weights: Mapping[str, float] | None = None,
 ) -> Verification:
-    """Verify one answer. Raises `VerifyInputError` (an InputError and a ValueError) on out-of-shape input."""
+    """Verify one answer. Raises `VerifyInputError` (an InputError and a ValueError) on out-of-shape input.
+
+    `term_weights` (content stem -> weight: the corpus's inverse document frequency) lets Rule 13 run: an answer
+    that is not STRICT over evidence that does not speak of the question is ABSTAINED (see `answerability`)."""
     question = check_question(question)
     mode = check_mode(mode)
     policy = load_policy(policy)
@@ -490,9 +501,23 @@ def verify_answer(
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
                      "occurs in the cited evidence")
 
+    # Rule 13: evidence none of whose sentences holds enough of the question does not answer it; an answer the
+    # verifier cannot back over such evidence is withheld (its claims stay below, as an unverified draft).
+    answerable = None
+    if term_weights is not None and policy.answerability_threshold > 0 and n:
+        answerable = answerability(subject, chunks, term_weights, policy.answerability_threshold)
+        if label in (Label.HYBRID, Label.UNGROUNDED) and not answerable.answers:
+            _add(reasons, Reason.EVIDENCE_DOES_NOT_ANSWER)
+            where = f"{answerable.evidence_id}: '{answerable.sentence[:120]}'" if answerable.evidence_id else "none"
+            notes.append(
+                f"Rule 13: abstained for the model: the best evidence sentence ({where}) holds "
+                f"{answerable.coverage:.2f} of the question (threshold {answerable.threshold}); it lacks "
+                f"{', '.join(answerable.missing[:6])}. The {label} answer is kept below as an unverified draft")
+            label = Label.ABSTAINED
+
     if label is Label.STRICT:
         audit = AuditMode.WARRANTED
-    elif n == 0:
+    elif n == 0 or label is Label.ABSTAINED:
         audit = AuditMode.ABSTENTION
     elif cited:
         audit = AuditMode.LINKED
@@ -524,6 +549,7 @@ def verify_answer(
         quantifier=quantifier,
         guard=guard,
         instruction_guard=instruction,
+        answerability=answerable,
         reasons=reasons,
         notes=notes,
         verifier_policy_hash=verifier_policy_hash(policy),
