@@ -966,12 +966,32 @@ def test_rule_13_weighs_rare_words_and_reads_the_title() -> None:
     assert v.label is Label.UNGROUNDED and v.answerability is not None
     assert v.answerability.evidence_id == "E3" and v.answerability.answers
     # unweighted, the census sentence holds 4 of 8 words and would pass; weighted, it holds little
+    words_only = VerifierPolicy(answerability_names=False)  # the weights alone, not the name nobody states
     flat = dict.fromkeys(WEIGHTS, 1.0)
-    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, VerifierPolicy(), flat).label is Label.UNGROUNDED
+    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, words_only, flat).label is Label.UNGROUNDED
+    assert verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, words_only, WEIGHTS).label is Label.ABSTAINED
     # a word the weights do not know weighs as much as the heaviest one they give
     partial = {k: w for k, w in WEIGHTS.items() if k != "kerri"}
-    v = verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, VerifierPolicy(), partial)
+    v = verify_answer(SAXBY, "claim_lattice", NEARBY, GUESS, words_only, partial)
     assert v.label is Label.ABSTAINED
+
+
+def test_rule_13_withholds_an_answer_when_no_block_names_what_the_question_asks_about() -> None:
+    question = "Which German city hosted the 2011 census of Wagga Wagga?"
+    ev = [{"id": "E1", "title": "Wagga Wagga", "text": "Wagga Wagga is a city in New South Wales. At the 2011 "
+           "census the city had a population of 46,913, many of them born in Germany."}]
+    said = {"claims": [{"text": "Berlin hosted the census.", "evidence_ids": ["E1"], "quote": "the census"}],
+            "abstained_requests": []}
+    flat = {"german": 1.0, "citi": 1.0, "host": 1.0, "2011": 1.0, "census": 1.0, "wagga": 1.0}
+    v = verify_answer(question, "claim_lattice", ev, said, VerifierPolicy(), flat)
+    assert v.answerability is not None and v.answerability.coverage >= 0.4
+    assert v.answerability.absent_terms == [] and v.label is Label.UNGROUNDED  # "German" is read in "Germany"
+    asked = question.replace("2011", "1878")  # a year no block states
+    v = verify_answer(asked, "claim_lattice", ev, said, VerifierPolicy(), {**flat, "1878": 1.0})
+    assert v.answerability is not None and v.answerability.absent_terms == ["1878"]
+    assert v.label is Label.ABSTAINED and "names the question's 1878" in " ".join(v.notes)
+    off = VerifierPolicy(answerability_names=False)
+    assert verify_answer(asked, "claim_lattice", ev, said, off, {**flat, "1878": 1.0}).label is Label.UNGROUNDED
 
 
 def test_rule_13_never_withholds_a_strict_answer() -> None:

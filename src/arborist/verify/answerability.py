@@ -13,7 +13,10 @@ call "she" or "it"), each stem weighted by `weights` (the engine gives each
 its inverse document frequency over the corpus's chunks, so "Kerry
 Saxby-Junna" counts for more than "born" or "city"). An answer that is not
 STRICT over evidence whose best sentence holds less than the policy's
-`answerability_threshold` is ABSTAINED (EVIDENCE_DOES_NOT_ANSWER): the
+`answerability_threshold`, or none of whose blocks states a name or year of
+the question (policy `answerability_names`: "What did Tesla do in December
+1878?" over evidence that never says 1878; "Kerry Saxby-Junna" named
+nowhere), is ABSTAINED (EVIDENCE_DOES_NOT_ANSWER): the
 evidence does not answer, and the model's claims stay in the verification as
 an unverified draft. A STRICT answer is never touched (its claims are backed
 word for word), and without weights (a bare `arborist verify`, where no
@@ -42,10 +45,12 @@ class Answerability(BaseModel):
     evidence_id: str | None = None
     sentence: str = ""
     missing: list[str] = []  # the question's content stems that sentence and title lack, heaviest first
+    absent_terms: list[str] = []  # the question's names and years that no admitted block states (policy
+    # `answerability_names`): evidence that never names what is asked about cannot answer it
 
     @property
     def answers(self) -> bool:
-        return self.coverage >= self.threshold
+        return self.coverage >= self.threshold and not self.absent_terms
 
 
 def answerability(

@@ -84,10 +84,14 @@ class VerifierPolicy(BaseModel):
         "it cited)",
     )
     answerability_threshold: float = Field(
-        default=0.35, ge=0.0, le=1.0,
+        default=0.4, ge=0.0, le=1.0,
         description="Rule 13: an answer that is not STRICT is ABSTAINED when no evidence sentence (with its block's "
         "title) holds this share of the question's content words, weighted by their inverse document frequency in "
         "the corpus; 0 turns it off (it runs only where the corpus is known)",
+    )
+    answerability_names: bool = Field(
+        default=True, description="Rule 13 also withholds an answer that is not STRICT when a name, year or decade "
+        "of the question is stated by no admitted block (text or title)",
     )
     polarity_checks: bool = Field(
         default=True, description="negation, direction and comparison of a claim against its quote or span"

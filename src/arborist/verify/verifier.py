@@ -59,8 +59,9 @@ Per answer:
     ABSTAINED   no claims and at least one abstained request; or, by Rule 13
                 (EVIDENCE_DOES_NOT_ANSWER, see `answerability`), an answer
                 that would be HYBRID or UNGROUNDED over evidence whose best
-                sentence holds too little of the question (only where the
-                caller gives corpus term weights)
+                sentence holds too little of the question, or none of whose
+                blocks names a name or year the question asks about (only
+                where the caller gives corpus term weights)
 
 Rule 9 (SUBJECT_ABSENT) is reported, not acted on: a STRICT answer whose
 evidence shares no stem with the question is already demoted by Rule 8 when
@@ -87,6 +88,7 @@ from arborist.verify.checks import (
     entities_check,
     paraphrase_check,
     quote_check,
+    same_stem,
     span_check,
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
@@ -373,6 +375,17 @@ def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]
     return [surface for norm, surface in wanted.items() if norm not in pool]
 
 
+def _absent_from_evidence(question: str, chunks: list[Prepared]) -> list[str]:
+    """The question's names, years and decades that no admitted block states, in its text or title (read as
+    `_question_terms_absent` reads them, and a name also found as a word that differs only in its last letters:
+    "German" in "Germany", a misspelt "Gothais" in "Gotha")."""
+    absent = _question_terms_absent(question, chunks, [c.ev.text for c in chunks])
+    if not absent:
+        return []
+    pool = {t.norm for c in chunks for t in (*c.tokens, *c.title_tokens)}
+    return [a for a in absent if not any(same_stem(a.casefold(), p) for p in pool)]
+
+
 def _on_topic(item: Item, subject: frozenset[str], prepared: dict[str, Prepared]) -> bool:
     """Whether a claim (or, for a bare answer, its quote) shares a content stem with the question, reading
     abbreviations its cited chunks define in either form."""
@@ -501,16 +514,21 @@ def verify_answer(
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
                      "occurs in the cited evidence")
 
-    # Rule 13: evidence none of whose sentences holds enough of the question does not answer it; an answer the
-    # verifier cannot back over such evidence is withheld (its claims stay below, as an unverified draft).
+    # Rule 13: evidence none of whose sentences holds enough of the question, or that never names a name or year
+    # the question asks about, does not answer it; an answer the verifier cannot back over such evidence is
+    # withheld (its claims stay below, as an unverified draft).
     answerable = None
     if term_weights is not None and policy.answerability_threshold > 0 and n:
         answerable = answerability(subject, chunks, term_weights, policy.answerability_threshold)
+        if policy.answerability_names:
+            answerable.absent_terms = _absent_from_evidence(question, chunks)
         if label in (Label.HYBRID, Label.UNGROUNDED) and not answerable.answers:
             _add(reasons, Reason.EVIDENCE_DOES_NOT_ANSWER)
             where = f"{answerable.evidence_id}: '{answerable.sentence[:120]}'" if answerable.evidence_id else "none"
+            why = (f"no admitted block names the question's {', '.join(answerable.absent_terms)}; "
+                   if answerable.absent_terms else "")
             notes.append(
-                f"Rule 13: abstained for the model: the best evidence sentence ({where}) holds "
+                f"Rule 13: abstained for the model: {why}the best evidence sentence ({where}) holds "
                 f"{answerable.coverage:.2f} of the question (threshold {answerable.threshold}); it lacks "
                 f"{', '.join(answerable.missing[:6])}. The {label} answer is kept below as an unverified draft")
             label = Label.ABSTAINED
