@@ -103,6 +103,17 @@ def test_query_json_policy_follows_the_options(run_cli: Run, demo_db: Path) -> N
     assert record["max_runes"] == 2000 and record["used_runes"] <= 2000
 
 
+def test_the_answerability_threshold_is_a_verifier_knob(run_cli: Run, demo_db: Path) -> None:
+    from arborist.verify import VerifierPolicy, verifier_policy_hash
+
+    default = json.loads(query(run_cli, demo_db, "--model", "scripted", "--routes", LEXICAL, "--json").stdout)
+    off = json.loads(query(run_cli, demo_db, "--model", "scripted", "--routes", LEXICAL, "--json",
+                           "--answerability-threshold", "0").stdout)
+    assert default["verifier_policy_hash"] == verifier_policy_hash()
+    assert off["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(answerability_threshold=0))
+    assert off["governance_policy_hash"] == default["governance_policy_hash"]  # the answer policy is the same
+
+
 def test_governance_hash_in_the_cli_record_changes_with_the_layout(run_cli: Run, demo_db: Path) -> None:
     hashes = set()
     for layout in LAYOUTS:
@@ -147,7 +158,8 @@ def test_unavailable_dense_route_is_a_warning_on_stderr(run_cli: Run, demo_db: P
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("--user-payload-layout", "diagonal"), ("--mode", "essay"), ("--evidence-k", "0"), ("--context-runes", "10")],
+    [("--user-payload-layout", "diagonal"), ("--mode", "essay"), ("--evidence-k", "0"), ("--context-runes", "10"),
+     ("--answerability-threshold", "1.5")],
 )
 def test_bad_option_values_are_usage_errors(run_cli: Run, demo_db: Path, option: str, value: str) -> None:
     result = query(run_cli, demo_db, "--model", "scripted", option, value)

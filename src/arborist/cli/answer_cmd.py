@@ -12,12 +12,11 @@ from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
-from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
+from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy, verifier_from
 from arborist.cli.options import json_option, print_json
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
-from arborist.verify import VerifierPolicy
 
 
 def _ids_line(r: AnswerRecord) -> str:
@@ -119,14 +118,9 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     opts = pop_answer_options(kwargs)
     with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
-        record = engine.query(store, question, policy, provider, _verifier(opts["demote_missed_answer"]),
+        record = engine.query(store, question, policy, provider, verifier_from(opts),
                               burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)
-
-
-def _verifier(demote: bool) -> VerifierPolicy:
-    """--demote-missed-answer is a verifier knob: toggling it re-verifies a cached answer, never regenerates it."""
-    return VerifierPolicy(demote_missed_answer=demote)
 
 
 @click.command("ask")
@@ -161,11 +155,10 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
         doc = found
     if db is None:
         provider, policy = provider_and_policy(opts, None)
-        record = verify_record(answer_document(doc, question, policy, provider),
-                               _verifier(opts["demote_missed_answer"]))
+        record = verify_record(answer_document(doc, question, policy, provider), verifier_from(opts))
     else:
         with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())
-            record = engine.ask(store, doc, question, policy, provider, _verifier(opts["demote_missed_answer"]),
+            record = engine.ask(store, doc, question, policy, provider, verifier_from(opts),
                                 burn=opts["burn"], sample_index=opts["sample_index"])
     _finish(record, as_json, show_prompt)

@@ -23,6 +23,7 @@ from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.retrieval.routes import route_names
+from arborist.verify import VerifierPolicy
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,6 +66,11 @@ MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
 # A verifier knob, not an answer-policy one: toggling it re-verifies a cached answer, never regenerates it.
 _DEMOTE = click.option("--demote-missed-answer", is_flag=True,
                        help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label).")
+_RULE13 = VerifierPolicy.model_fields["answerability_threshold"]
+# A verifier knob too: changing it re-verifies a cached answer. Its default and meaning live in the policy model.
+_ANSWERABILITY = click.option(
+    "--answerability-threshold", type=click.FloatRange(0.0, 1.0), default=_RULE13.default, show_default=True,
+    help=f"{_RULE13.description}.")
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
@@ -80,7 +86,7 @@ def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
 def answer_options(fn: F) -> F:
     """Model and policy options of `query` and `ask` (their chunking is the store's)."""
     policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
-    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _BURN, _SAMPLE_INDEX])
+    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _ANSWERABILITY, _BURN, _SAMPLE_INDEX])
 
 
 def run_options(fn: F) -> F:
@@ -106,4 +112,11 @@ def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "burn", "sample_index"))
+    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "answerability_threshold",
+                                "burn", "sample_index"))
+
+
+def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
+    """The verifier knobs `query` and `ask` take: toggling them re-verifies a cached answer, never regenerates it."""
+    return VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"],
+                          answerability_threshold=opts["answerability_threshold"])
