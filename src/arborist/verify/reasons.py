@@ -114,8 +114,8 @@ REASONS: dict[Reason, str] = {
     Reason.QUESTION_TERMS_ABSENT: "a name, year or decade of the question occurs in none of the answer's claims and quotes "
     "(nor the titles of the chunks it cites), so they do not answer it (Rule 12: demotes STRICT)",
     Reason.EVIDENCE_DOES_NOT_ANSWER: "no sentence of the evidence holds enough of the question's words (weighted by "
-    "their rarity in the corpus), and the answer is not STRICT: the verifier abstains for the model, keeping its "
-    "claims as an unverified draft (Rule 13)",
+    "their rarity in the corpus), or no block states a name or year the question asks about, and the answer is not "
+    "STRICT: the verifier abstains for the model, keeping its claims as an unverified draft (Rule 13)",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",
