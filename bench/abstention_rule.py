@@ -27,6 +27,7 @@ withheld (the model's own abstentions included), and STRICT ones.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import tempfile
 from collections.abc import Iterator
@@ -46,10 +47,10 @@ Case = tuple[str, bool, bool, dict[float, Label]]  # set, answerable, right, lab
 def grounding_cases(path: Path, policies: dict[float, VerifierPolicy], work: Path) -> Iterator[Case]:
     items = list(stored_records(path))
     n = sum(1 for item, _ in items if item["set"] == "squad") or 30
-    stores = {name: db for name, db, _ in plan(list(SETS), n, 9, work)}
-    for item, record in items:
-        with open_store(stores[item["set"]]) as store:
-            weights = corpus_weights(store, record.question)
+    with contextlib.ExitStack() as opened:
+        stores = {name: opened.enter_context(open_store(db)) for name, db, _ in plan(list(SETS), n, 9, work)}
+        weighed = [(item, record, corpus_weights(stores[item["set"]], record.question)) for item, record in items]
+    for item, record, weights in weighed:
         q = item["q"]
         labels = {}
         for t, policy in policies.items():

@@ -31,6 +31,7 @@ answers: the records are the baseline, their stored labels the "before".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -220,14 +221,14 @@ def main() -> None:
         # the stores are rebuilt (no model) so that Rule 13 weighs each question's words over its own corpus
         work = args.out or Path(tempfile.mkdtemp(prefix="arborist-grounding-"))
         work.mkdir(parents=True, exist_ok=True)
-        stores = {name: db for name, db, _ in plan(list(SETS), args.n, args.seed, work)}
-        for path in args.from_records:
-            for item, stored in stored_records(path):
-                grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
-                with open_store(stores[item["set"]]) as store:
-                    weights = corpus_weights(store, stored.question)
-                grouped[f"{item['set']} ({path.name}, current verifier)"].append(
-                    (item["q"], verify_record(stored, verifier, weights)))
+        with contextlib.ExitStack() as opened:
+            stores = {name: opened.enter_context(open_store(db)) for name, db, _ in plan(list(SETS), args.n, args.seed, work)}
+            for path in args.from_records:
+                for item, stored in stored_records(path):
+                    grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
+                    weights = corpus_weights(stores[item["set"]], stored.question)
+                    grouped[f"{item['set']} ({path.name}, current verifier)"].append(
+                        (item["q"], verify_record(stored, verifier, weights)))
         for name in sorted(grouped):
             report(name, grouped[name])
         return

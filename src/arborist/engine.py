@@ -93,8 +93,9 @@ def governed(
         ):
             record, rejected = None, "the cached row answers another question, corpus or policy: it was moved"
     # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
-    # the single-document path has no corpus to weigh by, so the rule does not run there).
-    weights = corpus_weights(store, question) if answer_corpus_digest is None else None
+    # the single-document path has no corpus to weigh by, so the rule does not run there, nor when it is off).
+    rule_13 = answer_corpus_digest is None and verifier.answerability_threshold > 0
+    weights = corpus_weights(store, question) if rule_13 else None
     if record is not None:
         # Cheap and deterministic: the label served is always today's verifier's.
         verified = verify_record(record, verifier, weights)

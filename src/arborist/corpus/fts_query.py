@@ -24,7 +24,8 @@ def _literal(token: str) -> str:
 
 def phrase(text: str) -> str:
     """`"a b"`: the words of `text` in order, as one FTS5 phrase; '' when it has none."""
-    return _literal(" ".join(words(text))) if words(text) else ""
+    found = words(text)
+    return _literal(" ".join(found)) if found else ""
 
 
 def any_of(tokens: Iterable[str], column: str | None = None) -> str:

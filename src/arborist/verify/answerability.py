@@ -54,17 +54,20 @@ class Answerability(BaseModel):
 
 
 def answerability(
-    wanted: frozenset[str], chunks: list[Prepared], weights: Mapping[str, float], threshold: float
+    wanted: frozenset[str], chunks: list[Prepared], weights: Mapping[str, float], threshold: float,
+    absent_terms: list[str] | None = None,
 ) -> Answerability:
-    """The best sentence of `chunks` for the question's content stems `wanted`. A stem without a weight
-    weighs as much as the heaviest one given: a word the corpus never uses is as telling as its rarest."""
+    """The best sentence of `chunks` for the question's content stems `wanted`, with the question's names and
+    years no chunk states (`absent_terms`, found by the caller). A stem without a weight weighs as much as the
+    heaviest one given: a word the corpus never uses is as telling as its rarest."""
+    absent = absent_terms or []
     if not wanted:
-        return Answerability(coverage=1.0, threshold=threshold)
+        return Answerability(coverage=1.0, threshold=threshold, absent_terms=absent)
     heaviest = max(weights.values(), default=1.0)
     weight = {s: max(0.0, weights.get(s, heaviest)) for s in wanted}
     total = sum(weight.values())
     if total <= 0:  # every word of the question is in every chunk: nothing tells one passage from another
-        return Answerability(coverage=1.0, threshold=threshold)
+        return Answerability(coverage=1.0, threshold=threshold, absent_terms=absent)
     best: tuple[float, Prepared | None, int, frozenset[str]] = (-1.0, None, 0, frozenset())
     for chunk in chunks:
         by_sentence: dict[int, set[str]] = {}
@@ -80,8 +83,8 @@ def answerability(
     score, found, k, stated = best
     missing = sorted(wanted - stated, key=lambda s: (-weight[s], s))
     if found is None:
-        return Answerability(coverage=0.0, threshold=threshold, missing=missing)
+        return Answerability(coverage=0.0, threshold=threshold, missing=missing, absent_terms=absent)
     first = found.sentence_of.index(k) if k in found.sentence_of else 0
     sentence = found.sentence_text(first, first) if found.tokens else ""
     return Answerability(coverage=round(max(score, 0.0), 3), threshold=threshold, evidence_id=found.ev.id,
-                         sentence=sentence.strip(), missing=missing)
+                         sentence=sentence.strip(), missing=missing, absent_terms=absent)

@@ -346,25 +346,32 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
     return content_stems(expand(question, defs)) if defs else subject
 
 
-def _question_terms_absent(question: str, cited: list[Prepared], said: list[str]) -> list[str]:
+def _question_terms_absent(
+    question: str, cited: list[Prepared], said: list[str], said_norms: set[str] | None = None
+) -> list[str]:
     """The question's names, years and decades that the answer's own words (its claims and quotes; a
     pointer-mode answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read
     in either form. A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once
     can back a claim about another place. A decade ("in the 1980s") is stated by itself or by a year in it:
     "ABC bought a cable channel in 1995" does not answer what it bought in the 1980s.
-    Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up."""
+    Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up.
+    `said_norms`: the token norms of `said` when the caller has them already (whole chunks, tokenised once)."""
     tokens = tokenise(question)
     wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
     wanted.update({t.norm: t.surface for t in tokens if is_decade(t.norm)})
     wanted.update({t.norm: t.surface for t in name_tokens(question, tokens)})
     if not wanted:
         return []
-    pool: set[str] = {t.norm for text in said for t in tokenise(text)}
+    pool: set[str] = set(said_norms) if said_norms is not None else {t.norm for text in said for t in tokenise(text)}
+    expanded: dict[frozenset[tuple[str, str]], set[str]] = {}  # chunks that find the same definitions share one pass
     for chunk in cited:
         pool.update(t.norm for t in chunk.title_tokens)
         defs = definitions(chunk.ev.text, question, *said)
         if defs:
-            pool.update(t.norm for text in said for t in tokenise(expand(text, defs)))
+            key = frozenset(defs.items())
+            if key not in expanded:
+                expanded[key] = {t.norm for text in said for t in tokenise(expand(text, defs))}
+            pool.update(expanded[key])
             pool.update(t.norm for t in tokenise(expand(question, defs)) if t.norm not in wanted)
             for short, long in defs.items():
                 if any(t.norm in pool for t in tokenise(long)) or short.casefold() in pool:
@@ -379,10 +386,10 @@ def _absent_from_evidence(question: str, chunks: list[Prepared]) -> list[str]:
     """The question's names, years and decades that no admitted block states, in its text or title (read as
     `_question_terms_absent` reads them, and a name also found as a word that differs only in its last letters:
     "German" in "Germany", a misspelt "Gothais" in "Gotha")."""
-    absent = _question_terms_absent(question, chunks, [c.ev.text for c in chunks])
+    pool = {t.norm for c in chunks for t in (*c.tokens, *c.title_tokens)}
+    absent = _question_terms_absent(question, chunks, [c.ev.text for c in chunks], said_norms=pool)
     if not absent:
         return []
-    pool = {t.norm for c in chunks for t in (*c.tokens, *c.title_tokens)}
     return [a for a in absent if not any(same_stem(a.casefold(), p) for p in pool)]
 
 
@@ -519,9 +526,8 @@ def verify_answer(
     # withheld (its claims stay below, as an unverified draft).
     answerable = None
     if term_weights is not None and policy.answerability_threshold > 0 and n:
-        answerable = answerability(subject, chunks, term_weights, policy.answerability_threshold)
-        if policy.answerability_names:
-            answerable.absent_terms = _absent_from_evidence(question, chunks)
+        absent = _absent_from_evidence(question, chunks) if policy.answerability_names else []
+        answerable = answerability(subject, chunks, term_weights, policy.answerability_threshold, absent)
         if label in (Label.HYBRID, Label.UNGROUNDED) and not answerable.answers:
             _add(reasons, Reason.EVIDENCE_DOES_NOT_ANSWER)
             where = f"{answerable.evidence_id}: '{answerable.sentence[:120]}'" if answerable.evidence_id else "none"
