@@ -621,6 +621,9 @@ def test_corpus_weights_are_inverse_chunk_frequencies(store: CorpusStore) -> Non
     assert w["berlin"] == pytest.approx(math.log((n + 1) / 2))  # in one
     assert w["narnia"] == w["berlin"]  # in none: weighs as one chunk's word, not more
     assert "from" not in w and "or" not in w  # stopwords have no stem
+    # question text never reaches MATCH as syntax: FTS5 operators, quotes and column filters are words or nothing
+    odd = corpus_weights(store, 'NEAR("annual" plans) AND * body:refund ^Berlin OR "x')
+    assert odd["berlin"] == pytest.approx(math.log((n + 1) / 2)) and odd["annual"] == w["annual"]
 
 
 def test_an_off_topic_answer_is_withheld_by_the_governed_path_and_counted_as_abstained(
