@@ -26,8 +26,17 @@ from arborist.lab.compare import compare_runs, render
 from arborist.lab.metrics.headline import completeness
 from arborist.lab.runner import RunRequest, plan_run
 from arborist.lab.stats import Interval, bootstrap_mean, mcnemar_exact, verdict
-from arborist.lab.sweep import SWEEP_JSON, execute_sweep, load_sweep, parse_family, plan_continue, plan_sweep
+from arborist.lab.sweep import (
+    SWEEP_JSON,
+    execute_sweep,
+    load_sweep,
+    parse_family,
+    plan_continue,
+    plan_sweep,
+    stored_request,
+)
 from arborist.models.scripted import ScriptedProvider
+from arborist.verify import VerifierPolicy
 from test_lab import GOOD, claim, do_run, inputs, request, rows_of  # noqa: F401 (inputs is a fixture)
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -245,7 +254,7 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert "where the gold was lost, A -> B: none -> generation 1; same boundary 2" in render(c)
     assert compare_runs(a, b, metric="valid").delta == 0.0
     assert "verifier" not in compare_runs(a, b, metric="strict").note
-    relabelled, _, _ = do_run(request(tmp_path, inputs, demote_missed_answer=True))  # from the cache, other verifier
+    relabelled, _, _ = do_run(request(tmp_path, inputs, verifier=VerifierPolicy(demote_missed_answer=True)))  # from the cache, other verifier
     assert "labelled by different verifier policies" in compare_runs(a, relabelled, metric="strict").note
     assert compare_runs(a, relabelled, metric="gold").note == ""  # the verifier does not touch gold
     comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured
@@ -345,18 +354,24 @@ def test_cli_sweep_then_compare_two_of_its_cells(
     provider = ScriptedProvider(*GOOD, GOOD[0], NOBODY, NOBODY, NOBODY)
     monkeypatch.setattr(lab_cmd, "make_provider_from", lambda _opts: provider)
     args = ["--corpus", inputs[0], "--evaluation", inputs[1], "--routes", "bm25,title",
-            "--cache-directory", tmp_path / "cache", "--model", "scripted"]
+            "--cache-directory", tmp_path / "cache", "--model", "scripted", "--answerability-threshold", "0.3"]
     result = run_cli("experiments", "sweep", "--family", "layout=tail,bookend", *args, "--run-root", tmp_path / "s")
     assert result.exit_code == 0, result.stderr
     assert "cell 1/2: layout=tail" in result.stderr and "plot gold:" in result.stdout
     sweep_dir = Path(result.stdout.split("sweep: ", 1)[1].splitlines()[0])
     cells = load_sweep(sweep_dir).cells
     a, b = (sweep_dir / str(c.run_dir) for c in cells)
+    assert {rundir.load_config(r).verifier_policy.answerability_threshold for r in (a, b)} == {0.3}  # every cell's
     text = run_cli("experiments", "compare", a, b, "--metric", "gold")
     assert text.exit_code == 0, text.stderr
     assert "delta B - A: -0.250" in text.stdout and "verdict: noise" in text.stdout
     as_json = json.loads(run_cli("experiments", "compare", a, b, "--json", "--floor", "0.5").stdout)
     assert as_json["floor"] == 0.5 and as_json["questions_paired"] == 4
+    record = json.loads((sweep_dir / SWEEP_JSON).read_text())  # as written before requests carried the verifier
+    old = {k: v for k, v in record["request"].items() if k != "verifier"}
+    assert stored_request({**old, "demote_missed_answer": True}).verifier == VerifierPolicy(demote_missed_answer=True)
+    assert stored_request(record["request"]).verifier == VerifierPolicy(answerability_threshold=0.3)
+    (sweep_dir / SWEEP_JSON).write_text(json.dumps({**record, "request": {**old, "demote_missed_answer": False}}))
     again = run_cli("experiments", "sweep", "--continue-from", sweep_dir, "--json")
     assert again.exit_code == 0, again.stderr
     assert json.loads(again.stdout)["sweep"]["state"] == "complete" and provider.pending == 0

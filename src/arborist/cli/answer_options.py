@@ -91,7 +91,8 @@ def answer_options(fn: F) -> F:
 
 def run_options(fn: F) -> F:
     """Model and every policy option (chunking included), for commands that build their own stores."""
-    return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _BURN])
+    return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _ANSWERABILITY,
+                                 _BURN])
 
 
 def make_provider_from(opts: dict[str, Any]) -> Provider:

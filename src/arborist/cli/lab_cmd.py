@@ -29,6 +29,7 @@ from arborist.cli.answer_options import (
     apply_options,
     make_provider_from,
     run_options,
+    verifier_from,
 )
 from arborist.cli.options import json_option, print_json
 from arborist.errors import InputError
@@ -202,7 +203,7 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
     request = RunRequest(
         run_root=o["run_root"], corpus=o["corpus"], evaluation=o["evaluation"], question_ids=o["question_ids"],
         limit=o["limit"], arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
-        policy_values={n: o[n] for n in OPTIONS_BY_NAME}, demote_missed_answer=o["demote_missed_answer"],
+        policy_values={n: o[n] for n in OPTIONS_BY_NAME}, verifier=verifier_from(o),
         prompt=o["prompt"], samples=o["samples"], model=model,
         generation_workers=o["generation_workers"], generation_budget=o["generation_budget"],
         cache_directory=o["cache_directory"], burn=o["burn"], continue_from=continue_from,

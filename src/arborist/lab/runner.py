@@ -77,7 +77,7 @@ class RunRequest:
     limit: int | None = None
     arms: tuple[str, ...] = ()
     policy_values: dict[str, Any] = field(default_factory=dict)
-    demote_missed_answer: bool = False
+    verifier: VerifierPolicy = field(default_factory=VerifierPolicy)  # a new run's; a continued one keeps its own
     prompt: str | None = None  # a shipped prompt name (see answer.modes.prompt_names) or a system prompt file
     samples: int = 1
     model: ModelSpec | None = None
@@ -277,7 +277,7 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
             raise InputError(
                 f"--samples {samples} needs --temperature above 0: at temperature 0 every sample is the same answer"
             )
-        verifier = VerifierPolicy(demote_missed_answer=request.demote_missed_answer)
+        verifier = request.verifier
         selection = {"question_ids_file": str(request.question_ids) if request.question_ids else None,
                      "limit": request.limit}
     model = request.model or (old.model if old else None) or ModelSpec(

@@ -148,6 +148,15 @@ def cell_request(base: RunRequest, options: dict[str, Any], run_root: Path) -> R
 _REQUEST = TypeAdapter(RunRequest)
 
 
+def stored_request(data: dict[str, Any]) -> RunRequest:
+    """A sweep record's shared run request. One written before requests carried the whole verifier policy
+    holds its one verifier knob, `demote_missed_answer`, on its own: kept, not silently dropped."""
+    if "demote_missed_answer" in data:
+        data = dict(data)
+        data["verifier"] = {"demote_missed_answer": data.pop("demote_missed_answer")}
+    return _REQUEST.validate_python(data)
+
+
 class CellMetric(BaseModel):
     value: float | None
     rows_covered: int
@@ -294,7 +303,7 @@ def plan_continue(sweep_dir: Path, provider: Provider, generation_budget: int | 
     if record.state == "running" and record.pid != os.getpid() and _alive(record.pid):
         raise InputError(f"sweep '{sweep_dir}' is still running (pid {record.pid}); stop it before continuing it")
     try:
-        base = dataclasses.replace(_REQUEST.validate_python(record.request), **fresh)
+        base = dataclasses.replace(stored_request(record.request), **fresh)
     except ValidationError as exc:
         raise InputError(f"'{sweep_dir / SWEEP_JSON}' holds run options this arborist cannot read: "
                          f"{exc.errors()[0]['msg']}") from None
