@@ -207,3 +207,55 @@ def test_no_real_sentence_disagrees_with_itself(shared_data) -> None:  # type: i
 def test_claims_and_quotes_with_repeated_words_line_up_in_parallel() -> None:
     text = "The role may be filled by a friend, who may hold any office, from Elder to Bishop, or no office at all."
     assert reasons(text, text) == set()
+
+
+# --- roles: the same words, the verb's two sides swapped ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Pixar acquired Disney in 2006.", "Disney acquired Pixar in 2006."),
+        ("The Netherlands defeated Spain in the 2010 World Cup final.",
+         "Spain defeated the Netherlands in the 2010 World Cup final."),
+        ("LinkedIn bought Microsoft for $26.2 billion.", "Microsoft bought LinkedIn for $26.2 billion."),
+        ("Breast cancer increases the risk of mutations in BRCA1.",
+         "Mutations in BRCA1 increase the risk of breast cancer."),
+        ("Plato was taught by Aristotle.", "Aristotle was taught by Plato."),
+        ("Disney was acquired by Pixar in 2006.", "Disney acquired Pixar in 2006."),  # a passive on one side only
+        ("The Danube flows into the Inn at Passau.", "The Inn flows into the Danube at Passau."),
+    ],
+)
+def test_swapped_roles_are_found_and_never_verified(claim: str, support: str) -> None:
+    assert Reason.ROLES_SWAPPED in reasons(claim, support)
+    v, c = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT and Reason.ROLES_SWAPPED in c.reasons
+    assert any(n.startswith("quote: roles:") for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Pixar was acquired by Disney in 2006.", "Disney acquired Pixar in 2006."),
+        ("In 2006, Disney acquired Pixar.", "Disney acquired Pixar in 2006."),
+        ("Aspirin reduces fever in children.", "In children, fever is reduced by aspirin."),
+        ("Vitamin D deficiency is linked to depression in older adults.",  # a symmetric relation
+         "Depression in older adults is linked to vitamin D deficiency."),
+        ("The protein interacts with actin filaments.", "Actin filaments interact with the protein."),
+        ("Glucose uptake in muscle increases after insulin treatment.",  # intransitive: no object to swap
+         "Insulin treatment increases glucose uptake in muscle."),
+        ("Caffeine improves alertness in sleep-deprived adults.",  # "improved" describes, it takes no subject
+         "Sleep-deprived adults showed improved alertness after caffeine."),
+        ("Amazon bought Whole Foods for $13.7 billion.", "Whole Foods was bought by Amazon for $13.7 billion."),
+    ],
+)
+def test_the_same_roles_said_another_way_are_not_swapped(claim: str, support: str) -> None:
+    assert Reason.ROLES_SWAPPED not in reasons(claim, support)
+
+
+def test_symmetric_words_are_a_policy_value() -> None:
+    claim, support = "Depression is linked to obesity.", "Obesity is linked to depression."
+    assert Reason.ROLES_SWAPPED not in reasons(claim, support)
+    strict = VerifierPolicy(symmetric_words=())
+    assert Reason.ROLES_SWAPPED in {f.reason for f in compare(claim, support, strict.lexicon())}
+    assert verifier_policy_hash(strict) != verifier_policy_hash(VerifierPolicy())

@@ -30,6 +30,16 @@ ANAPHOR_WORDS: tuple[str, ...] = (
     "those",
 )
 
+# Relations whose two sides may change places without changing what is said ("A is linked to B" is "B is
+# linked to A"): the role check (see `polarity`) leaves them alone. Listed as written; the check stems them.
+SYMMETRIC_WORDS: tuple[str, ...] = (
+    "associated", "association", "linked", "link", "correlated", "correlates", "correlation", "related", "relation",
+    "interacts", "interacted", "interaction", "binds", "bound", "binding", "married", "met", "meets", "collaborated",
+    "collaborates", "compared", "resembles", "resembled", "equals", "equal", "similar", "differs", "differ",
+    "different", "connected", "connects", "overlaps", "overlapped", "coexist", "coexists", "joined", "joins",
+    "allied", "played", "plays", "faced", "faces",
+)
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

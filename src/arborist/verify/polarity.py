@@ -44,6 +44,20 @@ Comparison (COMPARISON_MISMATCH). When the claim compares ("A is more X
 than B", "A ... compared with B"), the support's comparison must not put A's
 words on B's side and B's on A's.
 
+Roles (ROLES_SWAPPED). A verb of the claim with a content word on each
+side in its clause ("Pixar acquired Disney") must not find those words on
+the other sides of the same verb in its support ("Disney acquired Pixar"):
+each side's words crossed over, the verb's nearest neighbour among them, in
+the same voice. A passive on one side only ("Pixar was acquired by
+Disney") expects the sides crossed, and finds them straight when the roles
+are swapped. Word overlap is blind to this: every word of "Carthage
+conquered Rome" is in "Rome conquered Carthage". A verb is a word after an
+auxiliary ("was taught", "did disclose"), an -ed or -s form, or a common
+irregular past ("bought", "beat"); it is left alone when a preposition
+that makes it intransitive follows it ("risk increases with age" says what
+"age increases risk" says) or it names a symmetric relation
+(`symmetric_words`: associated, linked, interacts, ...).
+
 Every finding names the words involved, so a report can show them.
 """
 
@@ -71,6 +85,17 @@ _SKIP = frozenset(
 )
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
+ROLE_TERMS = 3  # content stems on each side of a verb that name its roles
+_AUXILIARIES = frozenset("is are was were be been being has have had do does did will would can could may might must "
+                         "should to".split())
+# After one of these a verb takes no object: "cancer risk increases with smoking" = "smoking increases cancer risk".
+_INTRANSITIVE = frozenset("with in among after following during upon across over under at for when as "
+                          "within".split())
+_IRREGULAR_PAST = frozenset("beat won lost bought sold taught led made took gave wrote built caught fought held left "
+                            "paid ran saw sent told became began brought chose drove fell found got grew hit kept knew "
+                            "put rose said shot sought spent stole struck thought threw wore overtook overthrew "
+                            "ate drew flew forgave forgot froze hid hung lent rang rode sang sank slew spoke stood "
+                            "swore swept swung tore undertook upheld withdrew".split())
 
 
 @dataclass(frozen=True)
@@ -91,6 +116,7 @@ class Lexicon:
     pairs: tuple[Pair, ...]
     qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
     anaphors: frozenset[str] = frozenset()  # token norms of the words by which a quote refers to what its title names
+    symmetric: frozenset[str] = frozenset()  # stems of relations whose sides may swap (the role check skips them)
 
 
 @lru_cache(maxsize=8)
@@ -100,6 +126,7 @@ def build_lexicon(
     pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
     qualifiers: tuple[str, ...] = (),
     anaphors: tuple[str, ...] = (),
+    symmetric: tuple[str, ...] = (),
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
     built = []
@@ -107,7 +134,8 @@ def build_lexicon(
         built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
                           frozenset(stem_all([w.casefold() for w in down])), complementary, required))
     return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
-                   frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors))
+                   frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors),
+                   frozenset(stem_all([w.casefold() for w in symmetric])))
 
 
 @dataclass
@@ -163,6 +191,36 @@ class Text:
     def passive(self, i: int) -> bool:
         """'reduced by', 'is induced in response to ... by': the word's agent follows it."""
         return any(t.norm == "by" for t in self.tokens[i + 1 : i + 3])
+
+    def verb(self, i: int) -> bool:
+        """Token i reads as a verb: after an auxiliary ("was taught"), an -ed or -s form, or an irregular past."""
+        norm = self.tokens[i].norm
+        if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
+            return True
+        return norm.endswith("ed") or (norm.endswith("s") and not norm.endswith(("ss", "us", "is")))
+
+    def intransitive(self, i: int) -> bool:
+        return i + 1 < len(self.tokens) and self.tokens[i + 1].norm in _INTRANSITIVE
+
+    def roles(self, i: int) -> tuple[set[str], set[str], str | None, str | None]:
+        """The ROLE_TERMS nearest content stems on each side of token i in its clause (a stem on both sides
+        names neither role), and the nearest of each side."""
+        left: list[str] = []
+        k = i
+        while k > 0 and not self.breaks[k] and len(left) < ROLE_TERMS:
+            k -= 1
+            if self.stems[k]:
+                left.append(self.stems[k] or "")
+        right: list[str] = []
+        k = i + 1
+        while k < len(self.tokens) and not self.breaks[k] and len(right) < ROLE_TERMS:
+            if self.stems[k]:
+                right.append(self.stems[k] or "")
+            k += 1
+        own = self.stems[i]
+        a = {x for x in left if x not in right and x != own}
+        b = {x for x in right if x not in left and x != own}
+        return a, b, next((x for x in left if x in a), None), next((x for x in right if x in b), None)
 
     def compound(self, i: int) -> bool:
         """A word hyphenated to the one before it ("diet-induced", "UCP1-dependent") modifies a noun."""
@@ -329,7 +387,41 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
             names = "/".join(pair.name for pair, _ in pairs)
             add(Reason.DIRECTION_UNSTATED,
                 f"direction: the claim's '{word}' ({names}) is stated nowhere near its words in its support")
+    swap = _roles_swapped(claim, support, lex)
+    if swap:
+        add(Reason.ROLES_SWAPPED, swap)
     return findings
+
+
+def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
+    """A note when a verb of the claim finds its two sides the other way round in the support (see the module
+    docstring), else ''."""
+    for i, stem in enumerate(claim.stems):
+        if not stem or stem in lex.symmetric or not claim.verb(i) or claim.intransitive(i):
+            continue
+        a, b, near_a, near_b = claim.roles(i)
+        if not a or not b:
+            continue
+        best: tuple[int, int, bool] | None = None  # words lined up, support index, swapped
+        for j in support.positions.get(claim.all_stems[i], []):
+            if not support.stems[j] or support.intransitive(j):
+                continue
+            sa, sb, s_near_a, s_near_b = support.roles(j)
+            straight, crossed = (a & sa, b & sb), (a & sb, b & sa)
+            # each text's nearest role word must be among the ones that moved (or stayed, across a passive)
+            if claim.passive(i) == support.passive(j):
+                swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
+                               and (s_near_a in b or s_near_b in a))
+            else:
+                swapped = bool(straight[0] and straight[1] and (near_a in sa or near_b in sb)
+                               and (s_near_a in a or s_near_b in b))
+            lined = sum(map(len, straight)) + sum(map(len, crossed))
+            if best is None or lined > best[0]:
+                best = (lined, j, swapped)
+        if best is not None and best[2]:
+            return (f"roles: the claim's '{_phrase(claim, None, i)}' takes its sides the other way round in its "
+                    f"support ('{support.raw[support.tokens[max(0, best[1] - 3)].start:support.tokens[min(len(support.tokens) - 1, best[1] + 3)].end]}')")
+    return ""
 
 
 def _phrase(text: Text, neg: int | None, i: int) -> str:

@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/10"  # /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/11"  # /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -112,6 +112,11 @@ class VerifierPolicy(BaseModel):
         description="pronouns by which a quote refers to what it does not name: only a quote that uses one may take "
         "a name of its claim from the cited chunk's title",
     )
+    symmetric_words: tuple[str, ...] = Field(
+        default=lexicon.SYMMETRIC_WORDS,
+        description="relations whose sides may swap (associated, linked, interacts, ...): the role check leaves them "
+        "alone",
+    )
     direction_pairs: dict[str, DirectionPair] = Field(
         default_factory=_default_pairs, description="opposite word groups for the direction check"
     )
@@ -142,7 +147,7 @@ class VerifierPolicy(BaseModel):
             (name, p.up, p.down, p.complementary, p.required) for name, p in sorted(self.direction_pairs.items())
         )
         return build_lexicon(self.negation_words, self.negative_prefixes, pairs, self.qualifier_words,
-                             self.anaphor_words)
+                             self.anaphor_words, self.symmetric_words)
 
 
 def policy_fields() -> list[str]:
