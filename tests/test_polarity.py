@@ -259,3 +259,45 @@ def test_symmetric_words_are_a_policy_value() -> None:
     strict = VerifierPolicy(symmetric_words=())
     assert Reason.ROLES_SWAPPED in {f.reason for f in compare(claim, support, strict.lexicon())}
     assert verifier_policy_hash(strict) != verifier_policy_hash(VerifierPolicy())
+
+
+# --- certainty: a supposition or a correlation stated as fact or cause --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The drug slows cognitive decline.", "Preliminary data indicate that the drug may slow cognitive decline."),
+        ("The painting was painted by Vermeer.", "The painting is believed to have been painted by Vermeer."),
+        ("The patch fixes the memory leak.", "The patch is expected to fix the memory leak."),
+        ("The protein plays a role in neuronal migration.",
+         "The results suggest that the protein might play a role in neuronal migration."),
+        ("Regular flossing prevents cardiac events.", "Regular flossing was associated with fewer cardiac events."),
+        ("Higher screen time causes poorer sleep quality among adolescents.",
+         "Higher screen time was correlated with poorer sleep quality among adolescents."),
+    ],
+)
+def test_a_hedged_or_correlational_support_does_not_back_a_plain_claim(claim: str, support: str) -> None:
+    assert Reason.CERTAINTY_UNSTATED in reasons(claim, support)
+    v, c = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT and Reason.CERTAINTY_UNSTATED in c.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The drug may slow cognitive decline.", "Preliminary data indicate that the drug may slow cognitive decline."),
+        ("Coffee consumption is associated with a lower risk of Parkinson's disease.",
+         "Coffee consumption was associated with a lower risk of Parkinson's disease."),
+        ("Carriers of the allele have increased risk of dementia.",  # "increased" describes: no cause claimed
+         "Carriers of the allele were associated with an increased risk of dementia."),
+        ("The film premiered on CITV.", "The film premiered on 12 May 1996 on CITV in Edmonton."),  # the month
+        ("The enzyme cleaves the substrate.", "The enzyme cleaves the substrate, possibly because of its charge."),
+        ("Embryonic stem cells can form all three germ layers.",
+         "Embryonic stem cells have the developmental potential to form all three germ layers."),
+        ("FADD and RIPK3 prevented epithelial cell death.",  # a protein's name, not an association
+         "Combined deficiency of Fas-associated death domain protein (FADD) and RIPK3 prevented epithelial cell death."),
+    ],
+)
+def test_a_plain_or_equally_hedged_support_is_not_a_supposition(claim: str, support: str) -> None:
+    assert Reason.CERTAINTY_UNSTATED not in reasons(claim, support)

@@ -40,6 +40,37 @@ SYMMETRIC_WORDS: tuple[str, ...] = (
     "allied", "played", "plays", "faced", "faces",
 )
 
+# A quote that uses one of these in the clause that holds the claim's words only supposes what it says
+# ("the drug may slow decline", "is believed to have been painted by Vermeer"): a claim that states it as
+# fact, with none of these words, says more (CERTAINTY_UNSTATED). Compared as written, lower case
+# ("May" mid-sentence is the month).
+HEDGE_WORDS: tuple[str, ...] = (
+    "may", "might", "could", "possibly", "possible", "perhaps", "probably", "likely", "unlikely", "suggest",
+    "suggests", "suggested", "suggesting", "suggestive", "appear", "appears", "appeared", "seem", "seems", "seemed",
+    "believed", "thought", "hypothesized", "hypothesised", "hypothesize", "hypothesise", "putative", "putatively",
+    "potentially", "presumably", "presumed", "speculate", "speculated", "preliminary", "expected",
+    "postulated", "proposed", "plausibly", "plausible", "conceivably", "allegedly", "alleged", "reportedly",
+    "supposedly", "tentatively", "unclear", "uncertain",
+)
+
+# A quote that only relates two things ("flossing was associated with fewer cardiac events") does not back a
+# claim that one causes the other ("flossing prevents cardiac events"): CERTAINTY_UNSTATED when the claim uses
+# one of `CAUSAL_WORDS` as a verb and none of these. Listed as written; the check stems them.
+ASSOCIATION_WORDS: tuple[str, ...] = (
+    "associated", "association", "associations", "correlated", "correlates", "correlation", "correlations",
+    "linked", "link", "links", "related", "relationship",
+)
+CAUSAL_WORDS: tuple[str, ...] = (
+    "cause", "causes", "caused", "lead", "leads", "led", "result", "results", "resulted", "prevent", "prevents",
+    "prevented", "reduce", "reduces", "reduced", "lower", "lowers", "lowered", "increase", "increases", "increased",
+    "raise", "raises", "raised", "induce", "induces", "induced", "promote", "promotes", "promoted", "improve",
+    "improves", "improved", "protect", "protects", "protected", "trigger", "triggers", "triggered", "drive",
+    "drives", "drove", "contribute", "contributes", "contributed", "determine", "determines", "determined",
+    "inhibit", "inhibits", "inhibited", "enhance", "enhances", "enhanced", "worsen", "worsens", "worsened",
+    "decrease", "decreases", "decreased", "slow", "slows", "slowed", "boost", "boosts", "boosted", "suppress",
+    "suppresses", "suppressed", "impair", "impairs", "impaired", "responsible", "produce", "produces", "produced",
+)
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

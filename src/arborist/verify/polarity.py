@@ -85,6 +85,9 @@ _SKIP = frozenset(
 )
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
+_COPULAS = frozenset("is are was were be been being".split())
+_POSSESSIVE = frozenset("have has had having".split())
+_DETERMINERS = frozenset("the a an this that these those its their his her our your my".split())
 ROLE_TERMS = 3  # content stems on each side of a verb that name its roles
 _AUXILIARIES = frozenset("is are was were be been being has have had do does did will would can could may might must "
                          "should to".split())
@@ -117,6 +120,9 @@ class Lexicon:
     qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
     anaphors: frozenset[str] = frozenset()  # token norms of the words by which a quote refers to what its title names
     symmetric: frozenset[str] = frozenset()  # stems of relations whose sides may swap (the role check skips them)
+    hedges: frozenset[str] = frozenset()  # token norms of the words by which a support only supposes
+    associations: frozenset[str] = frozenset()  # stems of the words by which a support only relates two things
+    causal: frozenset[str] = frozenset()  # stems of the verbs by which a claim says one thing causes another
 
 
 @lru_cache(maxsize=8)
@@ -127,6 +133,9 @@ def build_lexicon(
     qualifiers: tuple[str, ...] = (),
     anaphors: tuple[str, ...] = (),
     symmetric: tuple[str, ...] = (),
+    hedges: tuple[str, ...] = (),
+    associations: tuple[str, ...] = (),
+    causal: tuple[str, ...] = (),
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
     built = []
@@ -135,7 +144,9 @@ def build_lexicon(
                           frozenset(stem_all([w.casefold() for w in down])), complementary, required))
     return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
                    frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors),
-                   frozenset(stem_all([w.casefold() for w in symmetric])))
+                   frozenset(stem_all([w.casefold() for w in symmetric])), frozenset(w.casefold() for w in hedges),
+                   frozenset(stem_all([w.casefold() for w in associations])),
+                   frozenset(stem_all([w.casefold() for w in causal])))
 
 
 @dataclass
@@ -390,7 +401,62 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
     swap = _roles_swapped(claim, support, lex)
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
+    certainty = _certainty_unstated(claim, support, lex)
+    if certainty:
+        add(Reason.CERTAINTY_UNSTATED, certainty)
     return findings
+
+
+def _clause_of(text: Text, i: int) -> tuple[int, int]:
+    """The token range [first, end) of the clause holding token i."""
+    first = i
+    while first > 0 and not text.breaks[first]:
+        first -= 1
+    end = i + 1
+    while end < len(text.tokens) and not text.breaks[end]:
+        end += 1
+    return first, end
+
+
+def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
+    """A note when the support only supposes (a hedge word before two of the claim's words in its clause) or
+    only relates (an association word in a clause with two of the claim's words) what the claim states as fact
+    or as cause, and the claim says neither; else ''."""
+    claim_words = {t.norm for t in claim.tokens}
+    wanted = {s for s in claim.stems if s}
+    if not claim_words & lex.hedges:
+        for h, tok in enumerate(support.tokens):
+            if tok.norm not in lex.hedges or (h > 0 and tok.surface != tok.surface.lower()):
+                continue  # "May" mid-sentence is the month
+            _, end = _clause_of(support, h)
+            if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
+                said = support.raw[tok.start : support.tokens[min(end - 1, h + 3)].end]
+                return f"certainty: its support says '{said} ...', the claim states it as fact"
+    if set(claim.all_stems) & lex.associations:
+        return ""
+    cause = next((i for i, s in enumerate(claim.all_stems) if s in lex.causal and _causes(claim, i)), None)
+    if cause is None:
+        return ""
+    for a, s in enumerate(support.all_stems):
+        if s not in lex.associations or support.compound(a):
+            continue  # "Fas-associated death domain" names a protein
+        first, end = _clause_of(support, a)
+        if len(wanted & {x for x in support.stems[first:end] if x}) >= 2:
+            return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
+                    f"'{support.tokens[a].surface}'")
+    return ""
+
+
+def _causes(text: Text, i: int) -> bool:
+    """Token i is a verb of causing: inflected or after a modal or "to", not an adjective after a copula
+    ("is lower"), unless a passive names the cause ("is caused by")."""
+    if i == 0 or text.compound(i) or text.tokens[i - 1].norm in _DETERMINERS:
+        return False  # "Increased acetylation ...", "diet-induced", "the reduced form": a description
+    if text.tokens[i - 1].norm in _COPULAS:
+        return text.passive(i)
+    if text.tokens[i - 1].norm in _POSSESSIVE and text.tokens[i].norm.endswith("ed"):
+        return False  # "carriers have increased risk"
+    return text.verb(i) or text.tokens[i - 1].norm in _AUXILIARIES
 
 
 def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:

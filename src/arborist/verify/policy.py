@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/11"  # /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/12"  # /12: hedged or associated support; /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):
@@ -117,6 +117,20 @@ class VerifierPolicy(BaseModel):
         description="relations whose sides may swap (associated, linked, interacts, ...): the role check leaves them "
         "alone",
     )
+    hedge_words: tuple[str, ...] = Field(
+        default=lexicon.HEDGE_WORDS,
+        description="words by which a quote only supposes what it says (may, suggests, believed, ...): a claim that "
+        "states it as fact, with none of them, is not verified",
+    )
+    association_words: tuple[str, ...] = Field(
+        default=lexicon.ASSOCIATION_WORDS,
+        description="words by which a quote only relates two things (associated, correlated, linked): they do not "
+        "back a claim that one causes the other",
+    )
+    causal_words: tuple[str, ...] = Field(
+        default=lexicon.CAUSAL_WORDS,
+        description="verbs by which a claim says one thing causes or changes another (causes, prevents, lowers, ...)",
+    )
     direction_pairs: dict[str, DirectionPair] = Field(
         default_factory=_default_pairs, description="opposite word groups for the direction check"
     )
@@ -147,7 +161,8 @@ class VerifierPolicy(BaseModel):
             (name, p.up, p.down, p.complementary, p.required) for name, p in sorted(self.direction_pairs.items())
         )
         return build_lexicon(self.negation_words, self.negative_prefixes, pairs, self.qualifier_words,
-                             self.anaphor_words, self.symmetric_words)
+                             self.anaphor_words, self.symmetric_words, self.hedge_words, self.association_words,
+                             self.causal_words)
 
 
 def policy_fields() -> list[str]:

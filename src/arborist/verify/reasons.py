@@ -57,6 +57,7 @@ class Reason(StrEnum):
     DIRECTION_UNSTATED = "DIRECTION_UNSTATED"
     COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
     ROLES_SWAPPED = "ROLES_SWAPPED"
+    CERTAINTY_UNSTATED = "CERTAINTY_UNSTATED"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
     QUALIFIER_UNSTATED = "QUALIFIER_UNSTATED"
     BARE_ANSWER = "BARE_ANSWER"
@@ -100,6 +101,8 @@ REASONS: dict[Reason, str] = {
     "B more than A)",
     Reason.ROLES_SWAPPED: "the claim's verb takes its two sides the other way round from its support (A acquired B "
     "vs B acquired A; a passive on one side only is read as the same roles: B was acquired by A)",
+    Reason.CERTAINTY_UNSTATED: "the claim states as fact what its support only supposes (may, suggests, believed "
+    "to) or as cause what its support only relates (associated with, correlated with)",
     Reason.QUALIFIER_UNSTATED: "the claim states a superlative or an exclusive word (oldest, largest, only, first, "
     "all, ...) that its quote does not: it says more than the words it cites",
     Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
