@@ -301,3 +301,37 @@ def test_a_hedged_or_correlational_support_does_not_back_a_plain_claim(claim: st
 )
 def test_a_plain_or_equally_hedged_support_is_not_a_supposition(claim: str, support: str) -> None:
     assert Reason.CERTAINTY_UNSTATED not in reasons(claim, support)
+
+
+# --- a negator that denies its whole clause ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The participants developed antibodies to the vaccine vector.",
+         "None of the 40 participants developed antibodies to the vaccine vector."),
+        ("The company disclosed the breach to regulators.",
+         "At no point did the company disclose the breach to regulators."),
+        ("Patients in the placebo arm responded to treatment.",
+         "Not a single patient in the placebo arm responded to treatment."),
+        ("The mayor approved the plan.", "Neither the mayor nor the council approved the plan."),
+    ],
+)
+def test_a_negator_of_the_whole_clause_denies_what_the_claim_repeats(claim: str, support: str) -> None:
+    assert Reason.NEGATION_MISMATCH in reasons(claim, support)
+    v, _ = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT
+
+
+def test_a_clause_denied_the_same_way_agrees() -> None:
+    assert reasons("The plan was approved by neither the mayor nor the council.",
+                   "Neither the mayor nor the council approved the plan.") == set()
+    assert reasons("None of the patients relapsed.", "None of the 40 patients relapsed within a year.") == set()
+
+
+def test_a_claim_found_verbatim_inside_a_denial_is_not_verified() -> None:
+    support = "No evidence was found that the compound binds to the estrogen receptor."
+    v, c = lattice("The compound binds to the estrogen receptor.", support,
+                   text=f"Binding assays were run. {support} Weak binding to the androgen receptor was seen.")
+    assert c.checks.span.passed is False and v.label is not Label.STRICT

@@ -278,6 +278,16 @@ def _negated(chunk: Prepared, first: int, last: int) -> bool:
 Disagreement = Callable[[str], list[Finding]]  # support text -> polarity findings (empty: they agree)
 
 
+def _disagreeing_holder(norm_claim: str, chunk: Prepared, disagreement: Disagreement | None) -> bool:
+    """Whether every sentence of `chunk` that holds the claim verbatim disagrees with it: "the compound binds
+    to the receptor" is in "No evidence was found that the compound binds to the receptor", and is denied there."""
+    if disagreement is None:
+        return False
+    holders = [chunk.ev.text[a:b] for a, b in sentence_bounds(chunk.ev.text)]
+    holders = [h for h in holders if norm_claim in normalise(h)]
+    return bool(holders) and all(disagreement(h) for h in holders)
+
+
 def span_check(
     claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None
 ) -> tuple[Check, list[Reason]]:
@@ -286,7 +296,7 @@ def span_check(
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:
-            if norm_claim in chunk.norm:
+            if norm_claim in chunk.norm and not _disagreeing_holder(norm_claim, chunk, disagreement):
                 return Check(passed=True, evidence_id=chunk.ev.id, score=1.0,
                              detail=f"the claim's text occurs verbatim in {chunk.ev.id} (after normalisation)"), []
     if not claim.stems:

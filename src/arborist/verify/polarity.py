@@ -17,7 +17,12 @@ least `MIN_BASE` letters so "inform" is not "form").
 Negation (NEGATION_MISMATCH). A negator (`negation_words`: not, no, never,
 unable, lack, fail, ...) negates its head: the first content word after it in
 its clause, skipping intensifiers ("not significantly associated" -> associated;
-"lack of expression" -> expression). A claim word and the support word it
+"lack of expression" -> expression). A negator that quantifies its clause
+denies all of it: none, nobody, nothing and neither wherever they stand
+("neither the mayor nor the council approved the plan"), and at the start
+of a clause "no", "at no", "not a single" ("none of the 40 participants
+developed antibodies" denies "developed antibodies", not "40"). A claim
+word and the support word it
 lines up with must agree on being negated (a flipped prefix counts as one
 negation). "not only" negates nothing.
 
@@ -83,6 +88,7 @@ _SKIP = frozenset(
     "a an the of to in on at for by with from its their this that these those there it is are was were do does did "
     "seem seems seemed appear appears appeared".split()
 )
+_QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 _COPULAS = frozenset("is are was were be been being".split())
@@ -196,8 +202,28 @@ class Text:
                     continue
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
+                    if self._quantified(i, j):  # "none of the 40 participants developed ...": the whole clause
+                        first = i
+                        while first > 0 and not self.breaks[first]:
+                            first -= 1
+                        for k in range(first, n):
+                            if k > i and self.breaks[k]:
+                                break
+                            if self.stems[k]:
+                                heads.setdefault(k, i)
                 break
         return heads
+
+    def _quantified(self, i: int, j: int) -> bool:
+        """Negator i denies its whole clause rather than one word: "none of the 40 ...", "neither A nor B
+        approved ...", "approved by nobody", and at the clause's start "no evidence ...", "not a single
+        patient ...", "at no point ...". Its head j is then seldom a word the claim repeats."""
+        neg = self.tokens[i].norm
+        if neg == "not":
+            return j > i + 1 and self.tokens[i + 1].norm in ("a", "an", "one", "single")
+        if neg == "no":
+            return i == 0 or self.breaks[i] or self.tokens[i - 1].norm in ("at", "in")
+        return neg in _QUANTIFIER_NEGATORS
 
     def passive(self, i: int) -> bool:
         """'reduced by', 'is induced in response to ... by': the word's agent follows it."""
