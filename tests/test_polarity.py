@@ -335,3 +335,40 @@ def test_a_claim_found_verbatim_inside_a_denial_is_not_verified() -> None:
     v, c = lattice("The compound binds to the estrogen receptor.", support,
                    text=f"Binding assays were run. {support} Weak binding to the androgen receptor was seen.")
     assert c.checks.span.passed is False and v.label is not Label.STRICT
+
+
+def test_a_clause_denied_as_a_whole_agrees_with_one_denied_another_way() -> None:
+    assert reasons("There were no survivors found at the crash site.", "No survivors were found at the crash site.") == set()
+    assert reasons("Patients had no side effects.", "No patients had side effects.") == set()
+    assert Reason.NEGATION_MISMATCH in reasons("The patients developed antibodies.", "No patients developed antibodies.")
+
+
+def test_a_passive_with_its_agent_far_from_the_verb_keeps_its_roles() -> None:
+    support = "Photosynthesis converts light energy into chemical energy."
+    assert Reason.ROLES_SWAPPED not in reasons("Light energy is converted into chemical energy by photosynthesis.",
+                                               support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The Sahara contracted during the 1970s.", "The Sahara expanded southward during the 1970s."),
+        ("Exercise up-regulated inflammatory markers in the cohort.",
+         "Exercise down-regulated inflammatory markers in the cohort."),
+        ("The ResNet model underperformed the baseline.", "The ResNet model outperformed the baseline."),
+        ("The setting is disabled by default.", "The setting is enabled by default."),
+        ("The defendant was convicted of fraud.", "The defendant was acquitted of fraud."),
+        ("The region has a wet climate.", "The region has a dry climate."),
+    ],
+)
+def test_more_opposites_are_direction_mismatches(claim: str, support: str) -> None:
+    assert Reason.DIRECTION_MISMATCH in reasons(claim, support)
+
+
+def test_counts_written_as_words_and_ordinals_are_numbers() -> None:
+    v, _ = lattice("Federer won 8 Wimbledon singles titles.", "Roger Federer won eight Wimbledon singles titles.")
+    assert v.label is Label.STRICT
+    v, _ = lattice("The battle took place in the 16th century.", "The battle took place in the 15th century.")
+    assert v.label is not Label.STRICT
+    v, _ = lattice("The city grew to three million people.", "The city grew to two million people.")
+    assert v.label is not Label.STRICT

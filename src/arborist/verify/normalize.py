@@ -14,6 +14,9 @@ offsets in the *original* text, so a report can point at the exact span:
 - a decade written with an apostrophe is the decade: "1980's" -> "1980s",
   as "1980s" already is (not the year 1980 and an "s");
 - other apostrophes split ("Marta's" -> "marta", "s");
+- "up-regulated" and "down-regulated" are one word each, as "upregulated" is;
+- a count written as a word is its number ("eight" -> "8"; not "one"), and so
+  is a digit ordinal ("16th" -> "16");
 - every token is NFKC-normalised and casefolded.
 """
 
@@ -51,6 +54,14 @@ _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
 _DECADE_APOSTROPHE = r"\d{3}0['\u2019]s(?![^\W_])"
 _TOKEN = re.compile(rf"(?P<decade>{_DECADE_APOSTROPHE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+# Counts written as words are the numbers they name ("eight titles" states 8), as are digit ordinals ("the 16th
+# century" states 16). "one" is left a word: "one of the largest" counts nothing.
+NUMBER_WORDS = {
+    w: str(i) for i, w in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()) if w != "_"
+} | {w: str(10 * i) for i, w in enumerate("_ _ _ thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+_DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
 
 NEGATORS = frozenset(NEGATION_WORDS)  # the default; the policy's `negation_words` are what a verification uses
@@ -119,7 +130,30 @@ def tokenise(text: str) -> list[Token]:
                 out.append(Token("not", p_end - 1, t_end, text[p_end - 1 : t_end]))
                 skip = True
                 continue
-            out.append(Token(norm, p_start, p_end, text_piece))
+            value = _counted(norm)
+            out.append(Token(value, p_start, p_end, text_piece, True) if value else Token(norm, p_start, p_end, text_piece))
+    return _join_regulation(text, out)
+
+
+def _counted(norm: str) -> str | None:
+    """The number a word names ("eight" -> "8", "16th" -> "16"), or None."""
+    if norm in NUMBER_WORDS:
+        return NUMBER_WORDS[norm]
+    ordinal = _DIGIT_ORDINAL.fullmatch(norm)
+    return (ordinal.group(1).lstrip("0") or "0") if ordinal else None
+
+
+def _join_regulation(text: str, tokens: list[Token]) -> list[Token]:
+    """"up-regulated" and "down-regulated" as one word, as "upregulated" is: "up" and "down" are stopwords, so
+    apart they leave two opposite claims with the same words."""
+    out: list[Token] = []
+    for tok in tokens:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.norm in ("up", "down") and tok.norm.startswith("regulat")
+                and text[prev.end : tok.start] in ("-", "\u2010", "\u2011")):
+            out[-1] = Token(prev.norm + tok.norm, prev.start, tok.end, text[prev.start : tok.end])
+            continue
+        out.append(tok)
     return out
 
 
@@ -129,11 +163,13 @@ def is_decade(norm: str) -> bool:
 
 
 def token_stems(tokens: list[Token]) -> list[str | None]:
-    """Stem of each content token; None for stopwords and single ASCII characters."""
+    """Stem of each content token; None for stopwords and single ASCII characters (a count written as a word,
+    "three" -> "3", stays content as its word was)."""
     norms = [t.norm for t in tokens]
     keep = set(content_tokens(norms))
     stems = stem_all(norms) if norms else []
-    return [stem if tok.norm in keep else None for tok, stem in zip(tokens, stems, strict=True)]
+    return [stem if tok.norm in keep or (tok.number and not tok.surface[:1].isdigit()) else None
+            for tok, stem in zip(tokens, stems, strict=True)]
 
 
 def content_stems(text: str) -> frozenset[str]:

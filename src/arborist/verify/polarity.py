@@ -165,6 +165,7 @@ class Text:
     all_stems: list[str]  # a stem for every token, stopwords included
     breaks: list[bool]  # breaks[i]: a clause break between token i-1 and token i
     negated_heads: dict[int, int] = field(default_factory=dict)  # head index -> negator index
+    spread: set[int] = field(default_factory=set)  # heads negated by a negator that denies its whole clause
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
     _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
@@ -203,16 +204,24 @@ class Text:
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
                     if self._quantified(i, j):  # "none of the 40 participants developed ...": the whole clause
+                        self.spread.add(j)
                         first = i
                         while first > 0 and not self.breaks[first]:
                             first -= 1
                         for k in range(first, n):
                             if k > i and self.breaks[k]:
                                 break
-                            if self.stems[k]:
-                                heads.setdefault(k, i)
+                            if self.stems[k] and k not in heads:
+                                heads[k] = i
+                                self.spread.add(k)
                 break
         return heads
+
+    def clause_negated(self, i: int, lex: Lexicon) -> bool:
+        """Whether token i's clause holds a negator: a clause denied as a whole ("No survivors were found")
+        agrees with one that denies it another way ("There were no survivors found")."""
+        first, end = _clause_of(self, i)
+        return any(t.norm in lex.negators for t in self.tokens[first:end])
 
     def _quantified(self, i: int, j: int) -> bool:
         """Negator i denies its whole clause rather than one word: "none of the 40 ...", "neither A nor B
@@ -235,6 +244,16 @@ class Text:
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
             return True
         return norm.endswith("ed") or (norm.endswith("s") and not norm.endswith(("ss", "us", "is")))
+
+    def passive_voice(self, i: int) -> bool:
+        """'reduced by', or a participle after a copula with a 'by' later in its clause ("is converted into
+        chemical energy by photosynthesis")."""
+        if self.passive(i):
+            return True
+        if i == 0 or self.tokens[i - 1].norm not in _COPULAS:
+            return False
+        _, end = _clause_of(self, i)
+        return any(t.norm == "by" for t in self.tokens[i + 1 : end])
 
     def intransitive(self, i: int) -> bool:
         return i + 1 < len(self.tokens) and self.tokens[i + 1].norm in _INTRANSITIVE
@@ -385,8 +404,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
                     "in its support, neither way round")
             continue
         j, flipped, _ = hit
-        neg_c = i in claim.negated_heads
-        neg_s = (j in support.negated_heads) != flipped
+        neg_c = i in claim.negated_heads or (j in support.spread and claim.clause_negated(i, lex))
+        neg_s = (j in support.negated_heads or (i in claim.spread and support.clause_negated(j, lex))) != flipped
         if neg_c != neg_s:
             c_word = _phrase(claim, claim.negated_heads.get(i), i)
             s_word = _phrase(support, support.negated_heads.get(j), j)
@@ -501,7 +520,7 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
             sa, sb, s_near_a, s_near_b = support.roles(j)
             straight, crossed = (a & sa, b & sb), (a & sb, b & sa)
             # each text's nearest role word must be among the ones that moved (or stayed, across a passive)
-            if claim.passive(i) == support.passive(j):
+            if claim.passive_voice(i) == support.passive_voice(j):
                 swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
                                and (s_near_a in b or s_near_b in a))
             else:
