@@ -372,3 +372,24 @@ def test_counts_written_as_words_and_ordinals_are_numbers() -> None:
     assert v.label is not Label.STRICT
     v, _ = lattice("The city grew to three million people.", "The city grew to two million people.")
     assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("Walmart acquired Whole Foods in 2017.", "Amazon acquired Whole Foods in 2017."),
+        ("Rosuvastatin reduced major cardiovascular events by 22%.",
+         "Atorvastatin reduced major cardiovascular events by 22%."),
+    ],
+)
+def test_another_name_in_the_quotes_first_slot_is_not_verified(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote, text=f"Background first. {quote} Rosuvastatin and Walmart are named here too.")
+    assert v.label is not Label.STRICT and Reason.ENTITY_MISSING in c.reasons
+    assert any("stands where its quote says" in n for n in c.notes)
+
+
+def test_a_discourse_word_or_a_shared_first_word_is_no_replaced_name() -> None:
+    v, _ = lattice("Pyridostatin reduces proliferation of the cells.", "Remarkably, pyridostatin reduces proliferation of the cells.")
+    assert v.label is Label.STRICT
+    v, _ = lattice("Aspirin reduced fever in children.", "Aspirin reduced fever in children within an hour.")
+    assert v.label is Label.STRICT

@@ -93,7 +93,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
-from arborist.verify.normalize import content_stems, is_decade, name_tokens, tokenise
+from arborist.verify.normalize import content_stems, is_decade, is_stopword, name_tokens, tokenise
 from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -256,6 +256,11 @@ def _verify_item(
     backs_claim = mode == "quote" or (
         quote_ok and item.quote is not None and _quote_backs_claim(claim, item.quote, cited, policy, lex)
     )
+    replaced = _subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
+    if replaced is not None:
+        backs_claim = False
+        failures.append(Reason.ENTITY_MISSING)
+        notes.append(f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'")
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
     stated = [t.surface for t in claim.tokens if t.norm in lex.qualifiers]
@@ -306,6 +311,26 @@ def _verify_item(
         verdict=verdict, reasons=reasons, notes=notes,
         checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
     )
+
+
+def _subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
+    """The claim's first word and the quote's, when the claim puts another name in its quote's first slot:
+    both capitalised words that the other text never uses, followed by the same two words ("Walmart acquired
+    Whole Foods" over "Amazon acquired Whole Foods"). The name check cannot see it: a sentence's first word is
+    no name on its own ("Increased ...", "However, ..."), so a discourse word before a comma does not count."""
+    c, q = tokenise(claim), tokenise(quote)
+    if len(c) < 3 or len(q) < 3 or [t.norm for t in c[1:3]] != [t.norm for t in q[1:3]]:
+        return None
+    if "," in quote[q[0].end : q[1].start] or "," in claim[c[0].end : c[1].start]:
+        return None
+    first, other = c[0], q[0]
+    if not all(t.capitalised and not is_stopword(t.norm) and len(t.norm) > 1 for t in (first, other)):
+        return None
+    if any(same_stem(first.norm, t.norm) or first.norm == t.norm for t in q):
+        return None
+    if any(same_stem(other.norm, t.norm) or other.norm == t.norm for t in c):
+        return None
+    return first.surface, other.surface
 
 
 def _unstated(words: list[str], support: str) -> list[str]:
