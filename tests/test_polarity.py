@@ -359,10 +359,20 @@ def test_a_passive_with_its_agent_far_from_the_verb_keeps_its_roles() -> None:
         ("The setting is disabled by default.", "The setting is enabled by default."),
         ("The defendant was convicted of fraud.", "The defendant was acquitted of fraud."),
         ("The region has a wet climate.", "The region has a dry climate."),
+        ("Online gambling is legal in the state.", "Online gambling is illegal in the state."),
+        ("The board rejected the proposal.", "The board approved the proposal."),
+        ("The cathedral is younger than the castle.", "The cathedral is older than the castle."),
+        ("Light travels faster in water than in air.", "Light travels more slowly in water than in air."),
+        ("Revenue rose sharply in the fourth quarter.", "Revenue declined sharply in the fourth quarter."),
     ],
 )
 def test_more_opposites_are_direction_mismatches(claim: str, support: str) -> None:
     assert Reason.DIRECTION_MISMATCH in reasons(claim, support)
+
+
+def test_give_rise_to_is_no_direction() -> None:
+    assert reasons("Stem cells give rise to all three germ layers.",
+                   "Stem cells form derivatives of all three germ layers.") == set()
 
 
 def test_counts_written_as_words_and_ordinals_are_numbers() -> None:

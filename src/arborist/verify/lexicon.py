@@ -76,7 +76,7 @@ NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 # name -> (one side, the other side, complementary, required); see polarity.Pair.
 DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {
     "amount": (
-        ("increase", "increased", "increasing", "increment", "raise", "raised", "elevate",
+        ("increase", "increased", "increasing", "increment", "raise", "raised", "rose", "risen", "elevate",
          "elevated", "elevation", "enhance", "enhanced", "enhancement", "augment", "augmented", "boost", "amplify",
          "amplified", "amplification", "upregulate", "upregulated", "upregulation", "induce", "induced", "induction",
          "stimulate", "stimulated", "stimulation", "promote", "promoted", "promotion", "accelerate", "accelerated", "exacerbate", "exacerbated", "potentiate", "heighten",
@@ -94,7 +94,8 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "blunt", "blunted", "lose", "lost", "loss", "shrink", "minimize", "restrict", "restricted", "hinder",
          "impede", "impeded", "antagonize", "silence", "silenced", "shorter", "shorten", "shortened", "halve", "halved", "deficit",
          "mitigate", "mitigated", "degrade", "degraded", "degradation", "scarce", "contract", "contracted",
-         "contraction", "shrank", "shrunk", "shrinking", "narrow", "narrowed", "cut", "cuts", "slash", "slashed"),
+         "contraction", "shrank", "shrunk", "shrinking", "narrow", "narrowed", "cut", "cuts", "slash", "slashed",
+         "slowly"),
         False, True,
     ),
     "outcome": (
@@ -148,6 +149,14 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
     "switch": (("enable", "enabled", "enables"), ("disable", "disabled", "disables"), True, False),
     "verdict": (("convicted", "convict", "guilty"), ("acquitted", "acquit", "innocent"), True, False),
     "malignancy": (("malignant", "malignancy"), ("benign",), True, False),
+    "age": (("older", "oldest", "elder", "eldest"), ("younger", "youngest"), False, False),
+    "dominance": (("dominant", "dominance"), ("recessive",), True, False),
+    "approval": (("approve", "approved", "approves", "approval", "accept", "accepted", "accepts"),
+                 ("reject", "rejected", "rejects", "rejection", "deny", "denied", "denies", "veto", "vetoed"),
+                 True, False),
+    "legality": (("legal", "lawful", "legally", "permitted", "allowed"),
+                 ("illegal", "unlawful", "illegally", "prohibited", "forbidden", "banned"), True, False),
+    "consciousness": (("conscious", "awake"), ("unconscious", "comatose"), True, False),
     "moisture": (("wet", "humid", "moist", "rainy"), ("dry", "arid"), False, False),
     "sameness": (
         ("similar", "same", "comparable", "equal", "equivalent", "identical", "unchanged", "resemble"),
