@@ -403,3 +403,17 @@ def test_a_discourse_word_or_a_shared_first_word_is_no_replaced_name() -> None:
     assert v.label is Label.STRICT
     v, _ = lattice("Aspirin reduced fever in children.", "Aspirin reduced fever in children within an hour.")
     assert v.label is Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "found"),
+    [
+        ("The half-life of the drug is about 6 days.", "The half-life of the drug is about 6 hours.", True),
+        ("The bridge is 1.2 kilometres long.", "The bridge is 1.2 miles long.", True),
+        ("The bridge is 1.2 km long.", "The bridge is 1.2 kilometres long.", False),  # one unit, two names
+        ("The trial ran for 6 months.", "The 6 patients were followed for 6 months.", False),  # one 6 says months
+        ("The bridge is 1.2 km long.", "The bridge, 1.2 in total, is long.", False),  # no unit to compare
+    ],
+)
+def test_a_number_must_measure_the_same_unit(claim: str, support: str, found: bool) -> None:
+    assert (Reason.UNIT_MISMATCH in reasons(claim, support)) is found

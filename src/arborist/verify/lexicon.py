@@ -71,6 +71,22 @@ CAUSAL_WORDS: tuple[str, ...] = (
     "suppresses", "suppressed", "impair", "impairs", "impaired", "responsible", "produce", "produces", "produced",
 )
 
+# Units, one group of names per unit ("km kilometre kilometer"): a claim's number followed by one unit that its
+# support follows with another ("6 days" over "6 hours", "1.2 miles" over "1.2 kilometres") is UNIT_MISMATCH.
+UNIT_WORDS: tuple[str, ...] = (
+    "ms millisecond milliseconds", "s sec secs second seconds", "min mins minute minutes",
+    "h hr hrs hour hours", "day days", "wk wks week weeks", "mo month months", "yr yrs year years",
+    "decade decades", "century centuries", "mm millimetre millimetres millimeter millimeters",
+    "cm centimetre centimetres centimeter centimeters", "m metre metres meter meters",
+    "km kilometre kilometres kilometer kilometers", "mi mile miles", "ft foot feet", "yd yard yards",
+    "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilogram kilograms",
+    "lb lbs pound pounds", "oz ounce ounces", "t tonne tonnes ton tons", "ml millilitre millilitres milliliter "
+    "milliliters", "l litre litres liter liters", "gal gallon gallons", "thousand thousands", "million millions",
+    "billion billions", "trillion trillions", "percent per cent", "kb kilobyte kilobytes", "mb megabyte megabytes",
+    "gb gigabyte gigabytes", "tb terabyte terabytes", "mph", "kph", "hz hertz", "khz kilohertz", "mhz megahertz",
+    "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
+)
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

@@ -129,6 +129,7 @@ class Lexicon:
     hedges: frozenset[str] = frozenset()  # token norms of the words by which a support only supposes
     associations: frozenset[str] = frozenset()  # stems of the words by which a support only relates two things
     causal: frozenset[str] = frozenset()  # stems of the verbs by which a claim says one thing causes another
+    units: dict[str, int] = field(default_factory=dict)  # a unit's name (folded) -> its group
 
 
 @lru_cache(maxsize=8)
@@ -142,6 +143,7 @@ def build_lexicon(
     hedges: tuple[str, ...] = (),
     associations: tuple[str, ...] = (),
     causal: tuple[str, ...] = (),
+    units: tuple[str, ...] = (),
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
     built = []
@@ -152,7 +154,8 @@ def build_lexicon(
                    frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors),
                    frozenset(stem_all([w.casefold() for w in symmetric])), frozenset(w.casefold() for w in hedges),
                    frozenset(stem_all([w.casefold() for w in associations])),
-                   frozenset(stem_all([w.casefold() for w in causal])))
+                   frozenset(stem_all([w.casefold() for w in causal])),
+                   {name.casefold(): g for g, group in enumerate(units) for name in group.split()})
 
 
 @dataclass
@@ -449,7 +452,31 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
     certainty = _certainty_unstated(claim, support, lex)
     if certainty:
         add(Reason.CERTAINTY_UNSTATED, certainty)
+    unit = _unit_changed(claim, support, lex)
+    if unit:
+        add(Reason.UNIT_MISMATCH, unit)
     return findings
+
+
+def _unit_after(text: Text, i: int, lex: Lexicon) -> int | None:
+    """The unit group of the word right after number token i, if it is a unit."""
+    if i + 1 >= len(text.tokens) or text.breaks[i + 1]:
+        return None
+    return lex.units.get(text.tokens[i + 1].norm)
+
+
+def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
+    """A note when a number of the claim names a unit and every time the support states that number it names
+    another ("6 days" over "6 hours"); else ''."""
+    for i, tok in enumerate(claim.tokens):
+        if not tok.number or (unit := _unit_after(claim, i, lex)) is None:
+            continue
+        theirs = [(j, _unit_after(support, j, lex)) for j, t in enumerate(support.tokens) if t.number and t.norm == tok.norm]
+        if theirs and all(u is not None and u != unit for _, u in theirs):
+            j = theirs[0][0]
+            return (f"units: the claim's '{claim.raw[tok.start:claim.tokens[i + 1].end]}' is "
+                    f"'{support.raw[support.tokens[j].start:support.tokens[j + 1].end]}' in its support")
+    return ""
 
 
 def _clause_of(text: Text, i: int) -> tuple[int, int]:

@@ -58,6 +58,7 @@ class Reason(StrEnum):
     COMPARISON_MISMATCH = "COMPARISON_MISMATCH"
     ROLES_SWAPPED = "ROLES_SWAPPED"
     CERTAINTY_UNSTATED = "CERTAINTY_UNSTATED"
+    UNIT_MISMATCH = "UNIT_MISMATCH"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
     QUALIFIER_UNSTATED = "QUALIFIER_UNSTATED"
     BARE_ANSWER = "BARE_ANSWER"
@@ -103,6 +104,7 @@ REASONS: dict[Reason, str] = {
     "vs B acquired A; a passive on one side only is read as the same roles: B was acquired by A)",
     Reason.CERTAINTY_UNSTATED: "the claim states as fact what its support only supposes (may, suggests, believed "
     "to) or as cause what its support only relates (associated with, correlated with)",
+    Reason.UNIT_MISMATCH: "the claim's number measures another unit in its support (6 days vs 6 hours)",
     Reason.QUALIFIER_UNSTATED: "the claim states a superlative or an exclusive word (oldest, largest, only, first, "
     "all, ...) that its quote does not: it says more than the words it cites",
     Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
