@@ -264,18 +264,7 @@ class Text:
     def roles(self, i: int) -> tuple[set[str], set[str], str | None, str | None]:
         """The ROLE_TERMS nearest content stems on each side of token i in its clause (a stem on both sides
         names neither role), and the nearest of each side."""
-        left: list[str] = []
-        k = i
-        while k > 0 and not self.breaks[k] and len(left) < ROLE_TERMS:
-            k -= 1
-            if self.stems[k]:
-                left.append(self.stems[k] or "")
-        right: list[str] = []
-        k = i + 1
-        while k < len(self.tokens) and not self.breaks[k] and len(right) < ROLE_TERMS:
-            if self.stems[k]:
-                right.append(self.stems[k] or "")
-            k += 1
+        left, right = self.neighbours(i, ROLE_TERMS)
         own = self.stems[i]
         a = {x for x in left if x not in right and x != own}
         b = {x for x in right if x not in left and x != own}
@@ -288,20 +277,25 @@ class Text:
     def context(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
         """The nearest WINDOW content stems on each side of token i, within its clause (cached)."""
         if i not in self._contexts:
-            left: list[str] = []
-            k = i
-            while k > 0 and not self.breaks[k] and len(left) < WINDOW:
-                k -= 1
-                if self.stems[k]:
-                    left.append(self.stems[k] or "")
-            right: list[str] = []
-            k = i + 1
-            while k < len(self.tokens) and not self.breaks[k] and len(right) < WINDOW:
-                if self.stems[k]:
-                    right.append(self.stems[k] or "")
-                k += 1
+            left, right = self.neighbours(i, WINDOW)
             self._contexts[i] = (frozenset(left), frozenset(right))
         return self._contexts[i]
+
+    def neighbours(self, i: int, limit: int) -> tuple[list[str], list[str]]:
+        """Up to `limit` content stems on each side of token i within its clause, nearest first."""
+        left: list[str] = []
+        k = i
+        while k > 0 and not self.breaks[k] and len(left) < limit:
+            k -= 1
+            if self.stems[k]:
+                left.append(self.stems[k] or "")
+        right: list[str] = []
+        k = i + 1
+        while k < len(self.tokens) and not self.breaks[k] and len(right) < limit:
+            if self.stems[k]:
+                right.append(self.stems[k] or "")
+            k += 1
+        return left, right
 
 
 def _score(a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]], cross: float) -> float:
