@@ -27,7 +27,8 @@ before and after; policies /15 and /16 then took words from its remaining
 failures (approve/reject, legal/illegal, older/younger, ...), so its later
 figures are no longer blind. The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in
-the same run.
+the same run; the rules outside `polarity` (number words, the replaced
+first name) stay on in it.
 """
 
 from __future__ import annotations

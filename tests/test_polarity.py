@@ -417,3 +417,35 @@ def test_a_discourse_word_or_a_shared_first_word_is_no_replaced_name() -> None:
 )
 def test_a_number_must_measure_the_same_unit(claim: str, support: str, found: bool) -> None:
     assert (Reason.UNIT_MISMATCH in reasons(claim, support)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "expected"),
+    [  # from a review of the rules above: each was wrong before its fix
+        ("No patients in the trial developed antibodies after the second dose.",
+         "Patients in the trial who did not receive the vaccine developed antibodies after the second dose.",
+         {Reason.NEGATION_MISMATCH}),
+        ("None of the patients in the trial developed antibodies.", "No patient in the trial developed antibodies.",
+         set()),
+        ("The vaccine protects children from measles.",
+         "The vaccine is not an option for adults but protects children from measles.", set()),
+        ("Smoking causes lung cancer in adults.", "Smoking causes lung cancer in adults and is associated with stroke.",
+         set()),
+        ("The drug slows decline in patients with dementia.",
+         "The trial ended early. Perhaps the drug slows decline in patients with dementia.",
+         {Reason.CERTAINTY_UNSTATED}),
+        ("The car reached 60 per hour.", "The car reached 60 miles per hour.", set()),
+    ],
+)
+def test_reviewed_edges(claim: str, support: str, expected: set[Reason]) -> None:
+    assert reasons(claim, support) == expected
+
+
+def test_a_spelled_compound_count_is_no_pair_of_numbers() -> None:
+    v, c = lattice("The ward had twenty-five patients.", "The ward had twenty-five patients in 2019.")
+    assert v.label is Label.STRICT and Reason.NUMBER_MISSING not in c.reasons
+
+
+def test_plural_first_words_are_not_replaced_names() -> None:
+    v, _ = lattice("Researchers found that the gene regulates growth.", "Scientists found that the gene regulates growth.")
+    assert not any("stands where its quote says" in n for n in v.claims[0].notes)

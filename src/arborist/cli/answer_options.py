@@ -118,6 +118,7 @@ def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
-    """The verifier knobs `query` and `ask` take: toggling them re-verifies a cached answer, never regenerates it."""
+    """The verifier knobs `query`, `ask` and the lab take: toggling them re-verifies a cached answer, never
+    regenerates it."""
     return VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"],
                           answerability_threshold=opts["answerability_threshold"])

@@ -285,14 +285,16 @@ def _disagreeing_holder(norm_claim: str, chunk: Prepared, disagreement: Disagree
         return False
     holders = [chunk.ev.text[a:b] for a, b in sentence_bounds(chunk.ev.text)]
     holders = [h for h in holders if norm_claim in normalise(h)]
-    return bool(holders) and all(disagreement(h) for h in holders)
+    said = {Reason.DIRECTION_UNSTATED, Reason.NEGATION_UNSTATED}  # a sentence holding the claim states its words
+    return bool(holders) and all(any(f.reason not in said for f in disagreement(h)) for h in holders)
 
 
 def span_check(
     claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None
 ) -> tuple[Check, list[Reason]]:
-    """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim in
-    negation, direction or comparison (see `polarity`) does not carry it."""
+    """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim (negation,
+    direction, comparison, roles, certainty, units: see `polarity`) does not carry it, nor does a sentence that
+    holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>")."""
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:

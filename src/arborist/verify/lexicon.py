@@ -82,7 +82,7 @@ UNIT_WORDS: tuple[str, ...] = (
     "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilogram kilograms",
     "lb lbs pound pounds", "oz ounce ounces", "t tonne tonnes ton tons", "ml millilitre millilitres milliliter "
     "milliliters", "l litre litres liter liters", "gal gallon gallons", "thousand thousands", "million millions",
-    "billion billions", "trillion trillions", "percent per cent", "kb kilobyte kilobytes", "mb megabyte megabytes",
+    "billion billions", "trillion trillions", "percent", "kb kilobyte kilobytes", "mb megabyte megabytes",
     "gb gigabyte gigabytes", "tb terabyte terabytes", "mph", "kph", "hz hertz", "khz kilohertz", "mhz megahertz",
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )

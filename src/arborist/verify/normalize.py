@@ -49,14 +49,14 @@ _GREEK = str.maketrans({
 QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
 
 # A number: thousands-grouped or plain, optional decimals, not glued to letters
-# on its right ("2nd" and "mp3" are words, not numbers).
+# on its right ("mp3" is a word; "2nd" is read as the ordinal 2 by `_counted`).
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
 _DECADE_APOSTROPHE = r"\d{3}0['\u2019]s(?![^\W_])"
 _TOKEN = re.compile(rf"(?P<decade>{_DECADE_APOSTROPHE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 # Counts written as words are the numbers they name ("eight titles" states 8), as are digit ordinals ("the 16th
 # century" states 16). "one" is left a word: "one of the largest" counts nothing.
-NUMBER_WORDS = {
+COUNT_WORDS = {
     w: str(i) for i, w in enumerate(
         "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen twenty".split()) if w != "_"
@@ -132,13 +132,34 @@ def tokenise(text: str) -> list[Token]:
                 continue
             value = _counted(norm)
             out.append(Token(value, p_start, p_end, text_piece, True) if value else Token(norm, p_start, p_end, text_piece))
-    return _join_regulation(text, out)
+    return _join_regulation(text, _compound_counts(text, out))
+
+
+_MULTIPLIERS = frozenset("hundred hundreds thousand thousands".split())
+
+
+def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
+    """A count word joined to another ("twenty-five", "two hundred") stays a word: read apart, its pieces would
+    be numbers the text does not state (20 and 5 for 25)."""
+    def spelled(k: int) -> bool:
+        return 0 <= k < len(tokens) and (
+            (tokens[k].number and not tokens[k].surface[:1].isdigit()) or tokens[k].norm in _MULTIPLIERS)
+
+    def joined(a: int, b: int) -> bool:
+        return text[tokens[a].end : tokens[b].start] in ("-", " ", "\u2010", "\u2011")
+
+    out = list(tokens)
+    for k, tok in enumerate(tokens):
+        if tok.number and not tok.surface[:1].isdigit() and (
+                (spelled(k - 1) and joined(k - 1, k)) or (spelled(k + 1) and joined(k, k + 1))):
+            out[k] = Token(tok.surface.casefold(), tok.start, tok.end, tok.surface)
+    return out
 
 
 def _counted(norm: str) -> str | None:
     """The number a word names ("eight" -> "8", "16th" -> "16"), or None."""
-    if norm in NUMBER_WORDS:
-        return NUMBER_WORDS[norm]
+    if norm in COUNT_WORDS:
+        return COUNT_WORDS[norm]
     ordinal = _DIGIT_ORDINAL.fullmatch(norm)
     return (ordinal.group(1).lstrip("0") or "0") if ordinal else None
 

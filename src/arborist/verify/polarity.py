@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from arborist.text import stem_all
-from arborist.verify.normalize import Token, token_stems, tokenise
+from arborist.verify.normalize import Token, sentence_initial, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
@@ -208,33 +208,32 @@ class Text:
                     heads.setdefault(j, i)
                     if self._quantified(i, j):  # "none of the 40 participants developed ...": the whole clause
                         self.spread.add(j)
-                        first = i
-                        while first > 0 and not self.breaks[first]:
-                            first -= 1
-                        for k in range(first, n):
-                            if k > i and self.breaks[k]:
-                                break
-                            if self.stems[k] and k not in heads:
+                        first, end = _clause_of(self, i)
+                        for k in range(first, end):
+                            if self.stems[k] and k not in heads and self.tokens[k].norm not in lex.negators:
                                 heads[k] = i
                                 self.spread.add(k)
                 break
         return heads
 
-    def clause_negated(self, i: int, lex: Lexicon) -> bool:
-        """Whether token i's clause holds a negator: a clause denied as a whole ("No survivors were found")
-        agrees with one that denies it another way ("There were no survivors found")."""
+    def clause_negated(self, i: int, other: Text) -> bool:
+        """Whether token i's clause negates a word that `other` denies with its whole clause: a clause denied
+        as a whole ("No survivors were found") agrees with one that denies the same thing another way ("There
+        were no survivors found"), not with one that negates something else ("... who did not receive ...")."""
         first, end = _clause_of(self, i)
-        return any(t.norm in lex.negators for t in self.tokens[first:end])
+        denied = {other.all_stems[k] for k in other.spread}
+        return any(first <= h < end and self.all_stems[h] in denied for h in self.negated_heads)
 
     def _quantified(self, i: int, j: int) -> bool:
         """Negator i denies its whole clause rather than one word: "none of the 40 ...", "neither A nor B
         approved ...", "approved by nobody", and at the clause's start "no evidence ...", "not a single
         patient ...", "at no point ...". Its head j is then seldom a word the claim repeats."""
         neg = self.tokens[i].norm
+        starts = i == 0 or self.breaks[i]
         if neg == "not":
-            return j > i + 1 and self.tokens[i + 1].norm in ("a", "an", "one", "single")
+            return starts and j > i + 1 and self.tokens[i + 1].norm in ("a", "an", "one", "single")
         if neg == "no":
-            return i == 0 or self.breaks[i] or self.tokens[i - 1].norm in ("at", "in")
+            return starts or self.tokens[i - 1].norm in ("at", "in")
         return neg in _QUANTIFIER_NEGATORS
 
     def passive(self, i: int) -> bool:
@@ -373,7 +372,8 @@ def _side(pair: Pair, text: Text, i: int) -> int:
 
 
 def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
-    """Negation, direction and comparison findings of `claim_text` against `support_text` (empty: they agree)."""
+    """Negation, direction, comparison, role, certainty and unit findings of `claim_text` against `support_text`
+    (empty: they agree)."""
     claim = Text.of(claim_text, lex)
     support = Text.of(support_text, lex)
     findings: list[Finding] = []
@@ -401,8 +401,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
                     "in its support, neither way round")
             continue
         j, flipped, _ = hit
-        neg_c = i in claim.negated_heads or (j in support.spread and claim.clause_negated(i, lex))
-        neg_s = (j in support.negated_heads or (i in claim.spread and support.clause_negated(j, lex))) != flipped
+        neg_c = i in claim.negated_heads or (j in support.spread and claim.clause_negated(i, support))
+        neg_s = (j in support.negated_heads or (i in claim.spread and support.clause_negated(j, claim))) != flipped
         if neg_c != neg_s:
             c_word = _phrase(claim, claim.negated_heads.get(i), i)
             s_word = _phrase(support, support.negated_heads.get(j), j)
@@ -492,7 +492,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     wanted = {s for s in claim.stems if s}
     if not claim_words & lex.hedges:
         for h, tok in enumerate(support.tokens):
-            if tok.norm not in lex.hedges or (h > 0 and tok.surface != tok.surface.lower()):
+            if tok.norm not in lex.hedges or (tok.surface == "May" and not sentence_initial(support.raw, tok)):
                 continue  # "May" mid-sentence is the month
             _, end = _clause_of(support, h)
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
@@ -507,6 +507,8 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
         if s not in lex.associations or support.compound(a):
             continue  # "Fas-associated death domain" names a protein
         first, end = _clause_of(support, a)
+        if claim.all_stems[cause] in support.all_stems[first:end]:
+            continue  # "smoking causes cancer and is associated with stroke" states the cause itself
         if len(wanted & {x for x in support.stems[first:end] if x}) >= 2:
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
                     f"'{support.tokens[a].surface}'")
@@ -557,8 +559,9 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
 
 
 def _phrase(text: Text, neg: int | None, i: int) -> str:
-    start = text.tokens[neg].start if neg is not None else text.tokens[i].start
-    return text.raw[start : text.tokens[i].end]
+    """Token i with its negator (which may stand after it when it denies the whole clause)."""
+    ends = [text.tokens[i]] + ([text.tokens[neg]] if neg is not None else [])
+    return text.raw[min(t.start for t in ends) : max(t.end for t in ends)]
 
 
 def _sides(text: Text, i: int) -> tuple[Counter[str], Counter[str]] | None:

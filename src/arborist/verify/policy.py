@@ -21,7 +21,7 @@ from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/17"  # /17: units; /16: age, dominance, approval, legality, consciousness pairs; /15: another name in the quote's first slot; /14: counts as words and ordinals are numbers, up-/down-regulated one word, more opposites; /13: a quantifying negator denies its clause, a verbatim claim inside a denial is not carried; /12: hedged or associated support; /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+POLICY_HASH_TAG = "arborist-verifier-policy/18"  # /18: review fixes (negated clauses, hedges, units, counts); /17: units; /16: age, dominance, approval, legality, consciousness pairs; /15: another name in the quote's first slot; /14: counts as words and ordinals are numbers, up-/down-regulated one word, more opposites; /13: a quantifying negator denies its clause, a verbatim claim inside a denial is not carried; /12: hedged or associated support; /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
 
 
 class PolicyError(InputError, ValueError):

@@ -324,8 +324,9 @@ def _subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
     if "," in quote[q[0].end : q[1].start] or "," in claim[c[0].end : c[1].start]:
         return None
     first, other = c[0], q[0]
-    if not all(t.capitalised and not is_stopword(t.norm) and len(t.norm) > 1 for t in (first, other)):
-        return None
+    if not all(t.capitalised and not is_stopword(t.norm) and len(t.norm) > 1 and not t.norm.endswith("s")
+               for t in (first, other)):
+        return None  # "Researchers found ..." over "Scientists found ...": plural nouns, not names
     if any(same_stem(first.norm, t.norm) or first.norm == t.norm for t in q):
         return None
     if any(same_stem(other.norm, t.norm) or other.norm == t.norm for t in c):
