@@ -19,7 +19,10 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     in a paper titled with ATF4). A superlative or exclusive
                     word of the claim (oldest, only, first, all: the policy's
                     `qualifier_words`) must be in the quote
-                    (QUALIFIER_UNSTATED otherwise)
+                    (QUALIFIER_UNSTATED otherwise), and the claim must
+                    not put another name in the quote's first slot
+                    ("Walmart acquired ..." over "Amazon acquired ...":
+                    ENTITY_MISSING)
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
                     claim in negation, direction and comparison, its chunk
                     using the claim's qualifier words) and entities passed
