@@ -45,6 +45,9 @@ _GREEK = str.maketrans({
     "\u03ba": "kappa", "\u03bb": "lambda", "\u03bc": "mu", "\u03c3": "sigma", "\u03c4": "tau", "\u03c9": "omega",
 })
 
+# What joins the halves of a hyphenated word ("diet-induced", "up-regulated").
+HYPHENS = ("-", "\u2010", "\u2011")
+
 # Quote characters, straight and curly, single and double (for stripping).
 QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
 
@@ -101,6 +104,11 @@ class Token:
     def capitalised(self) -> bool:
         return not self.number and self.surface[:1].isupper()
 
+    @property
+    def spelled(self) -> bool:
+        """A count written as a word ("eight" -> 8)."""
+        return self.number and not self.surface[:1].isdigit()
+
 
 def tokenise(text: str) -> list[Token]:
     out: list[Token] = []
@@ -142,15 +150,14 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
     """A count word joined to another ("twenty-five", "two hundred") stays a word: read apart, its pieces would
     be numbers the text does not state (20 and 5 for 25)."""
     def spelled(k: int) -> bool:
-        return 0 <= k < len(tokens) and (
-            (tokens[k].number and not tokens[k].surface[:1].isdigit()) or tokens[k].norm in _MULTIPLIERS)
+        return 0 <= k < len(tokens) and (tokens[k].spelled or tokens[k].norm in _MULTIPLIERS)
 
     def joined(a: int, b: int) -> bool:
-        return text[tokens[a].end : tokens[b].start] in ("-", " ", "\u2010", "\u2011")
+        return text[tokens[a].end : tokens[b].start] in (" ", *HYPHENS)
 
     out = list(tokens)
     for k, tok in enumerate(tokens):
-        if tok.number and not tok.surface[:1].isdigit() and (
+        if tok.spelled and (
                 (spelled(k - 1) and joined(k - 1, k)) or (spelled(k + 1) and joined(k, k + 1))):
             out[k] = Token(tok.surface.casefold(), tok.start, tok.end, tok.surface)
     return out
@@ -171,7 +178,7 @@ def _join_regulation(text: str, tokens: list[Token]) -> list[Token]:
     for tok in tokens:
         prev = out[-1] if out else None
         if (prev is not None and prev.norm in ("up", "down") and tok.norm.startswith("regulat")
-                and text[prev.end : tok.start] in ("-", "\u2010", "\u2011")):
+                and text[prev.end : tok.start] in HYPHENS):
             out[-1] = Token(prev.norm + tok.norm, prev.start, tok.end, text[prev.start : tok.end])
             continue
         out.append(tok)
@@ -189,7 +196,7 @@ def token_stems(tokens: list[Token]) -> list[str | None]:
     norms = [t.norm for t in tokens]
     keep = set(content_tokens(norms))
     stems = stem_all(norms) if norms else []
-    return [stem if tok.norm in keep or (tok.number and not tok.surface[:1].isdigit()) else None
+    return [stem if tok.norm in keep or tok.spelled else None
             for tok, stem in zip(tokens, stems, strict=True)]
 
 

@@ -70,10 +70,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from arborist.text import stem_all
-from arborist.verify.normalize import Token, sentence_initial, token_stems, tokenise
+from arborist.verify.normalize import HYPHENS, Token, sentence_initial, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
@@ -221,8 +221,12 @@ class Text:
         as a whole ("No survivors were found") agrees with one that denies the same thing another way ("There
         were no survivors found"), not with one that negates something else ("... who did not receive ...")."""
         first, end = _clause_of(self, i)
-        denied = {other.all_stems[k] for k in other.spread}
-        return any(first <= h < end and self.all_stems[h] in denied for h in self.negated_heads)
+        return any(first <= h < end and self.all_stems[h] in other.denied for h in self.negated_heads)
+
+    @cached_property
+    def denied(self) -> frozenset[str]:
+        """The stems of the words a whole-clause negator denies (read once, after the heads are found)."""
+        return frozenset(self.all_stems[k] for k in self.spread)
 
     def _quantified(self, i: int, j: int) -> bool:
         """Negator i denies its whole clause rather than one word: "none of the 40 ...", "neither A nor B
@@ -271,7 +275,7 @@ class Text:
 
     def compound(self, i: int) -> bool:
         """A word hyphenated to the one before it ("diet-induced", "UCP1-dependent") modifies a noun."""
-        return i > 0 and self.raw[self.tokens[i - 1].end : self.tokens[i].start] in ("-", "\u2010", "\u2011")
+        return i > 0 and self.raw[self.tokens[i - 1].end : self.tokens[i].start] in HYPHENS
 
     def context(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
         """The nearest WINDOW content stems on each side of token i, within its clause (cached)."""
@@ -465,11 +469,11 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     for i, tok in enumerate(claim.tokens):
         if not tok.number or (unit := _unit_after(claim, i, lex)) is None:
             continue
-        theirs = [(j, _unit_after(support, j, lex)) for j, t in enumerate(support.tokens) if t.number and t.norm == tok.norm]
+        theirs = [(j, _unit_after(support, j, lex)) for j in support.positions.get(claim.all_stems[i], [])
+                  if support.tokens[j].number]
         if theirs and all(u is not None and u != unit for _, u in theirs):
             j = theirs[0][0]
-            return (f"units: the claim's '{claim.raw[tok.start:claim.tokens[i + 1].end]}' is "
-                    f"'{support.raw[support.tokens[j].start:support.tokens[j + 1].end]}' in its support")
+            return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
     return ""
 
 
@@ -496,8 +500,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
                 continue  # "May" mid-sentence is the month
             _, end = _clause_of(support, h)
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
-                said = support.raw[tok.start : support.tokens[min(end - 1, h + 3)].end]
-                return f"certainty: its support says '{said} ...', the claim states it as fact"
+                return f"certainty: its support says '{_span(support, h, min(end - 1, h + 3))} ...', the claim states it as fact"
     if set(claim.all_stems) & lex.associations:
         return ""
     cause = next((i for i, s in enumerate(claim.all_stems) if s in lex.causal and _causes(claim, i)), None)
@@ -554,14 +557,19 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
                 best = (lined, j, swapped)
         if best is not None and best[2]:
             return (f"roles: the claim's '{_phrase(claim, None, i)}' takes its sides the other way round in its "
-                    f"support ('{support.raw[support.tokens[max(0, best[1] - 3)].start:support.tokens[min(len(support.tokens) - 1, best[1] + 3)].end]}')")
+                    f"support ('{_span(support, best[1] - 3, best[1] + 3)}')")
     return ""
 
 
 def _phrase(text: Text, neg: int | None, i: int) -> str:
     """Token i with its negator (which may stand after it when it denies the whole clause)."""
-    ends = [text.tokens[i]] + ([text.tokens[neg]] if neg is not None else [])
-    return text.raw[min(t.start for t in ends) : max(t.end for t in ends)]
+    return _span(text, i, i) if neg is None else _span(text, min(i, neg), max(i, neg))
+
+
+def _span(text: Text, first: int, last: int) -> str:
+    """The text as written from token `first` to token `last` (both clamped to the text)."""
+    first, last = max(0, first), min(len(text.tokens) - 1, last)
+    return text.raw[text.tokens[first].start : text.tokens[last].end]
 
 
 def _sides(text: Text, i: int) -> tuple[Counter[str], Counter[str]] | None:
