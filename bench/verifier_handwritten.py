@@ -1,7 +1,7 @@
 """Does STRICT mean right on claims written to trip it? The verifier on hand-written claim/quote pairs (no model).
 
 Usage:
-  .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE]
+  .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
 `bench/data/handwritten_pairs.jsonl` holds 356 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
@@ -57,11 +57,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", action="store_true", help="print every pair the default policy gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--pairs", type=Path, default=PAIRS, help="pairs in this file's shape, reported by their 'set'")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in PAIRS.read_text("utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in args.pairs.read_text("utf-8").splitlines() if line.strip()]
     policies = {"baseline (polarity checks off)": VerifierPolicy(polarity_checks=False), "default": VerifierPolicy()}
     figures: dict[str, Any] = {}
-    for name in ("tuned", "held-out"):
+    for name in dict.fromkeys(r["set"] for r in rows):
         part = [r for r in rows if r["set"] == name]
         cats = list(dict.fromkeys(r["category"] for r in part))
         print(f"\n{name}: {len(part)} pairs. Cells: STRICT / pairs (reject rows: false STRICT; accept: right STRICT)")

@@ -449,3 +449,142 @@ def test_a_spelled_compound_count_is_no_pair_of_numbers() -> None:
 def test_plural_first_words_are_not_replaced_names() -> None:
     v, _ = lattice("Researchers found that the gene regulates growth.", "Scientists found that the gene regulates growth.")
     assert not any("stands where its quote says" in n for n in v.claims[0].notes)
+
+
+# --- a claim's parts, ordinals and multiples, "once daily", rare negators, base-form verbs ---------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("Vitamin C deficiency causes scurvy and rickets.", "Vitamin C deficiency causes scurvy."),
+        ("Napoleon was exiled to Elba in 1814, where he died.", "Napoleon was exiled to Elba in 1814."),
+        ("The patch fixes a buffer overflow in the parser, which was exploited in the wild.",
+         "The patch fixes a buffer overflow in the parser."),
+        ("The drug lowers blood pressure and reduces cholesterol.", "The drug lowers blood pressure."),
+    ],
+)
+def test_a_part_its_quote_never_states_is_not_verified(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert Reason.PART_UNSTATED in c.reasons and v.label is not Label.STRICT
+    assert any("adds" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("However, the drug lowers blood pressure in adults.", "The drug lowers blood pressure in adults."),
+        ("Receptor-interacting protein (RIP) kinase activity drives cell death.",
+         "Receptor-interacting protein kinase activity drives cell death."),
+        ("The drug, taken daily, lowers blood pressure.", "Taken daily, the drug lowers blood pressure."),
+        ("Cerebrospinal fluid (CSF) levels of orexin rose and stayed high.",
+         "CSF levels of orexin rose and then stayed high."),
+    ],
+)
+def test_connectives_abbreviations_and_reordered_parts_are_stated(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert Reason.PART_UNSTATED not in c.reasons and v.label is Label.STRICT, c.notes
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("She finished third in the 400 metres.", "She finished second in the 400 metres."),
+        ("The city's population tripled between 1950 and 1980.", "The city's population doubled between 1950 and 1980."),
+        ("The drug is taken once daily with food.", "The drug is taken twice daily with food."),
+        ("Output rose fourfold after the upgrade.", "Output rose threefold after the upgrade."),
+    ],
+)
+def test_ordinals_multiples_and_frequencies_are_numbers(claim: str, quote: str) -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": quote}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert Reason.NUMBER_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+def test_a_multiple_said_as_a_count_and_once_as_formerly() -> None:
+    assert lattice("Messi scored two goals in the final.", "Messi scored twice in the final.")[0].label is Label.STRICT
+    v, c = lattice("The mill was once the largest employer in town.", "The mill was once the largest employer in town.")
+    assert v.label is Label.STRICT and Reason.NUMBER_MISSING not in c.reasons
+
+
+def test_rarely_and_seldom_deny_what_follows() -> None:
+    v, c = lattice("Mutations in the gene lead to symptomatic disease.",
+                   "Mutations in the gene rarely lead to symptomatic disease.")
+    assert Reason.NEGATION_MISMATCH in c.reasons and v.label is not Label.STRICT
+    assert lattice("Mutations in the gene seldom cause disease.",
+                   "Mutations in the gene rarely cause disease.")[0].label is Label.STRICT
+
+
+def test_a_base_form_verb_after_a_plural_subject_is_read_as_a_verb() -> None:
+    assert Reason.CERTAINTY_UNSTATED in reasons("Low vitamin D levels cause depression.",
+                                                "Low vitamin D levels have been linked to depression.")
+    assert Reason.ROLES_SWAPPED in reasons("Elk prey on wolves in the northern range.",
+                                           "Wolves prey on elk in the northern range.")
+    assert not reasons("Wolves prey on elk in the northern range.", "Wolves prey on elk in the northern range.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The agency ignored early warnings about the dam.",
+         "Critics allege that the agency ignored early warnings about the dam."),
+        ("The mayor built a new tram line to the airport.", "The mayor plans to build a new tram line to the airport."),
+        ("The car was stolen the night before the crash.",
+         "According to the defendant, the car was stolen the night before the crash."),
+        ("The council installed speed bumps on Elm Street.",
+         "Residents have requested that the council install speed bumps on Elm Street."),
+    ],
+)
+def test_a_reported_plan_or_allegation_is_not_a_fact(claim: str, support: str) -> None:
+    assert Reason.CERTAINTY_UNSTATED in reasons(claim, support)
+
+
+def test_a_noun_that_can_report_reports_only_before_to_or_that() -> None:
+    assert not reasons("A new subscription on a monthly plan can be refunded in full.",
+                       "A new subscription on a monthly plan can be refunded in full.")
+    assert Reason.CERTAINTY_UNSTATED not in reasons("Insurance claims rose by a third after the flood.",
+                                                    "After the flood, insurance claims rose by a third.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The compound prevented weight gain.", "In mice fed a high-fat diet, the compound prevented weight gain."),
+        ("Among adults, daily walking was linked to lower blood pressure.",
+         "Among men over 60, daily walking was linked to lower blood pressure."),
+        ("The medication is considered safe during pregnancy.",
+         "The medication is considered safe during pregnancy only if taken after the first trimester."),
+        ("The fungicide loses its effectiveness.", "When the soil is waterlogged, the fungicide loses its effectiveness."),
+        ("The function raises a KeyError.", "The function raises a KeyError unless a default is given."),
+    ],
+)
+def test_a_restriction_the_claim_drops_is_found(claim: str, support: str) -> None:
+    assert Reason.SCOPE_DROPPED in reasons(claim, support)
+    v, c = lattice(claim, support)
+    assert v.label is not Label.STRICT and any("scope" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Metformin lowered HbA1c in patients with diabetes.", "In patients with diabetes, metformin lowered HbA1c."),
+        ("The plant opened a second line.", "In 2010, the plant opened a second line."),
+        ("The drug reduced mortality.", "In this study, the drug reduced mortality."),
+        ("Sales rose sharply.", "For example, sales rose sharply."),
+        ("The vaccine provided complete protection.", "The vaccine provided complete protection in two trials."),
+        ("The index works even if the disk is slow.", "The index works even if the disk is slow."),
+        ("Prices rose in March.", "In March, prices rose."),
+    ],
+)
+def test_framing_times_and_kept_restrictions_are_no_dropped_scope(claim: str, support: str) -> None:
+    assert Reason.SCOPE_DROPPED not in reasons(claim, support)
+
+
+def test_a_bare_answer_takes_its_scope_from_the_question() -> None:
+    quote = "A new subscription can be refunded in full if the customer asks within 14 days of the first charge."
+    evidence = [{"id": "E1", "title": "Refunds", "text": quote}]
+    answer = {"claims": [{"text": "14 days", "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer("Within how many days of the first charge can a new subscription be refunded in full?",
+                      "claim_lattice", evidence, answer)
+    assert v.label is Label.STRICT, v.claims[0].notes

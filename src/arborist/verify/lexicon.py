@@ -10,7 +10,7 @@ from __future__ import annotations
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
     "unable", "incapable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
-    "struggle", "struggles", "struggled", "struggling",
+    "struggle", "struggles", "struggled", "struggling", "rarely", "seldom", "hardly", "scarcely",
 )
 
 # A claim that states one of these words says more than a quote without it ("the oldest church", "the only
@@ -47,10 +47,19 @@ SYMMETRIC_WORDS: tuple[str, ...] = (
 HEDGE_WORDS: tuple[str, ...] = (
     "may", "might", "could", "possibly", "possible", "perhaps", "probably", "likely", "unlikely", "suggest",
     "suggests", "suggested", "suggesting", "suggestive", "appear", "appears", "appeared", "seem", "seems", "seemed",
-    "believed", "thought", "hypothesized", "hypothesised", "hypothesize", "hypothesise", "putative", "putatively",
+    "believed", "think", "thinks", "thought", "hypothesized", "hypothesised", "hypothesize", "hypothesise", "putative", "putatively",
     "potentially", "presumably", "presumed", "speculate", "speculated", "preliminary", "expected",
     "postulated", "proposed", "plausibly", "plausible", "conceivably", "allegedly", "alleged", "reportedly",
-    "supposedly", "tentatively", "unclear", "uncertain",
+    "supposedly", "tentatively", "unclear", "uncertain", "whether",
+    # reported, planned or asked for, not done: "critics allege that ...", "the mayor plans to ...",
+    # "according to the defendant, ...", "residents requested that ...", "the study aimed to ..."
+    # (a word that is also a noun - plan, claims, request - reports only before "to" or "that")
+    "allege", "alleges", "allegation", "allegations", "claim", "claims", "claimed", "according", "plan", "plans",
+    "planning", "intend", "intends", "intended", "intention", "promise", "promises", "promised", "pledged",
+    "vowed", "demand", "demands", "demanded", "request", "requests", "requested", "recommend", "recommends",
+    "recommended", "urge", "urges", "urged", "argue", "argues", "argued", "contend", "contends", "contended",
+    "insist", "insists", "insisted", "accuse", "accuses", "accused", "aim", "aims", "aimed", "seek", "seeks",
+    "sought", "hope", "hopes", "hoped", "want", "wants", "wanted",
 )
 
 # A quote that only relates two things ("flossing was associated with fewer cardiac events") does not back a

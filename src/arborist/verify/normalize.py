@@ -16,7 +16,9 @@ offsets in the *original* text, so a report can point at the exact span:
 - other apostrophes split ("Marta's" -> "marta", "s");
 - "up-regulated" and "down-regulated" are one word each, as "upregulated" is;
 - a count written as a word is its number ("eight" -> "8"; not "one"), and so
-  is a digit ordinal ("16th" -> "16");
+  are a digit ordinal ("16th" -> "16"), an ordinal or a multiple written as a
+  word ("third", "tripled", "threefold" -> "3"; not "first") and a
+  frequency ("twice" -> "2"; "once daily" -> "1");
 - every token is NFKC-normalised and casefolded.
 """
 
@@ -64,6 +66,17 @@ COUNT_WORDS = {
         "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
         "seventeen eighteen nineteen twenty".split()) if w != "_"
 } | {w: str(10 * i) for i, w in enumerate("_ _ _ thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+# Ordinals and multiples written as words are numbers too ("finished third" states 3, "tripled" and "threefold"
+# state 3), so "third" over "second" or "tripled" over "doubled" is a number the support does not state. "first"
+# and "once" are left words: "first" is a qualifier word of the policy, and "once" mostly means "formerly".
+ORDINAL_WORDS = {
+    w: str(i) for i, w in enumerate(
+        "_ _ second third fourth fifth sixth seventh eighth ninth tenth".split()) if w != "_"
+}
+MULTIPLE_WORDS = {
+    "twice": "2", "thrice": "3", "doubled": "2", "tripled": "3", "quadrupled": "4", "twofold": "2",
+    "threefold": "3", "fourfold": "4", "fivefold": "5", "tenfold": "10",
+}
 _DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
 
@@ -140,7 +153,7 @@ def tokenise(text: str) -> list[Token]:
                 continue
             value = _counted(norm)
             out.append(Token(value, p_start, p_end, text_piece, True) if value else Token(norm, p_start, p_end, text_piece))
-    return _join_regulation(text, _compound_counts(text, out))
+    return _once(_join_regulation(text, _compound_counts(text, out)))
 
 
 _MULTIPLIERS = frozenset("hundred hundreds thousand thousands".split())
@@ -163,10 +176,23 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
     return out
 
 
+# What follows "once" when it counts ("once daily", "once a week", "once per cycle", "once every 90 days").
+_FREQUENCY_NEXT = frozenset("daily weekly monthly yearly annually hourly nightly a an per every".split())
+
+
+def _once(tokens: list[Token]) -> list[Token]:
+    """"once" followed by a frequency ("once daily", "once a week") is the count 1, so "twice daily" over
+    "once daily" is a number apart; elsewhere ("once the largest", "once it starts") it stays a word."""
+    return [Token("1", tok.start, tok.end, tok.surface, True)
+            if tok.norm == "once" and k + 1 < len(tokens) and tokens[k + 1].norm in _FREQUENCY_NEXT else tok
+            for k, tok in enumerate(tokens)]
+
+
 def _counted(norm: str) -> str | None:
     """The number a word names ("eight" -> "8", "16th" -> "16"), or None."""
-    if norm in COUNT_WORDS:
-        return COUNT_WORDS[norm]
+    for words in (COUNT_WORDS, ORDINAL_WORDS, MULTIPLE_WORDS):
+        if norm in words:
+            return words[norm]
     ordinal = _DIGIT_ORDINAL.fullmatch(norm)
     return (ordinal.group(1).lstrip("0") or "0") if ordinal else None
 

@@ -72,7 +72,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from arborist.text import stem_all
+from arborist.text import STOPWORDS, stem_all
+from arborist.verify import scope
 from arborist.verify.normalize import HYPHENS, Token, sentence_initial, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
@@ -245,11 +246,16 @@ class Text:
         return any(t.norm == "by" for t in self.tokens[i + 1 : i + 3])
 
     def verb(self, i: int) -> bool:
-        """Token i reads as a verb: after an auxiliary ("was taught"), an -ed or -s form, or an irregular past."""
+        """Token i reads as a verb: after an auxiliary ("was taught"), an -ed or -s form, an irregular past, or a
+        base form after a plural noun."""
         norm = self.tokens[i].norm
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
             return True
-        return norm.endswith("ed") or (norm.endswith("s") and not norm.endswith(("ss", "us", "is")))
+        if norm.endswith("ed") or (norm.endswith("s") and not norm.endswith(("ss", "us", "is"))):
+            return True
+        # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
+        return (i > 0 and _plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
+                and not norm.endswith(("ing", "ly")))
 
     def passive_voice(self, i: int) -> bool:
         """'reduced by', or a participle after a copula with a 'by' later in its clause ("is converted into
@@ -375,9 +381,9 @@ def _side(pair: Pair, text: Text, i: int) -> int:
     return side
 
 
-def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
-    """Negation, direction, comparison, role, certainty and unit findings of `claim_text` against `support_text`
-    (empty: they agree)."""
+def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = True) -> list[Finding]:
+    """Negation, direction, comparison, role, certainty, unit and (when `scoped`) scope findings of `claim_text`
+    against `support_text` (empty: they agree)."""
     claim = Text.of(claim_text, lex)
     support = Text.of(support_text, lex)
     findings: list[Finding] = []
@@ -453,6 +459,12 @@ def compare(claim_text: str, support_text: str, lex: Lexicon) -> list[Finding]:
     unit = _unit_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
+    restricted = scoped and scope.dropped(frozenset(s for s in claim.stems if s), support.raw, support.tokens, support.stems,
+                               support.breaks)
+    if restricted:
+        first, end = restricted
+        add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
+            "leaves that out")
     return findings
 
 
@@ -488,6 +500,13 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
     return first, end
 
 
+# Report words that are nouns as often: they report only before "to" or "that" ("the mayor plans to build").
+_NOUN_LIKE_REPORTS = frozenset(
+    "plan plans claim claims request requests demand demands promise promises hope hopes aim aims want wants "
+    "urge urges".split()
+)
+
+
 def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when the support only supposes (a hedge word before two of the claim's words in its clause) or
     only relates (an association word in a clause with two of the claim's words) what the claim states as fact
@@ -498,7 +517,12 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
         for h, tok in enumerate(support.tokens):
             if tok.norm not in lex.hedges or (tok.surface == "May" and not sentence_initial(support.raw, tok)):
                 continue  # "May" mid-sentence is the month
-            _, end = _clause_of(support, h)
+            if tok.norm in _NOUN_LIKE_REPORTS and (h + 1 >= len(support.tokens)
+                                                   or support.tokens[h + 1].norm not in ("to", "that")):
+                continue  # "a monthly plan can be refunded" reports nothing; "plans to build" does
+            first, end = _clause_of(support, h)
+            if end < len(support.tokens) and sentence_initial(support.raw, support.tokens[first]):
+                end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
                 return f"certainty: its support says '{_span(support, h, min(end - 1, h + 3))} ...', the claim states it as fact"
     if set(claim.all_stems) & lex.associations:
@@ -518,6 +542,13 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
+def _plural(tok: Token) -> bool:
+    """A plural noun as far as spelling tells: a content word ending in -s (not -ss, -us, -is) or -ies."""
+    norm = tok.norm
+    return (not tok.number and len(norm) > 3 and norm not in STOPWORDS and norm.endswith("s")
+            and not norm.endswith(("ss", "us", "is", "ous")))
+
+
 def _causes(text: Text, i: int) -> bool:
     """Token i is a verb of causing: inflected or after a modal or "to", not an adjective after a copula
     ("is lower"), unless a passive names the cause ("is caused by")."""
@@ -534,8 +565,10 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when a verb of the claim finds its two sides the other way round in the support (see the module
     docstring), else ''."""
     for i, stem in enumerate(claim.stems):
-        if not stem or stem in lex.symmetric or not claim.verb(i) or claim.intransitive(i):
-            continue
+        if not stem or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
+                i > 0 and claim.tokens[i - 1].norm not in _DETERMINERS and not claim.tokens[i].capitalised
+                and any(support.verb(j) for j in support.positions.get(claim.all_stems[i], [])))):
+            continue  # not a verb, unless the support uses the same word as one ("Elk prey on wolves")
         a, b, near_a, near_b = claim.roles(i)
         if not a or not b:
             continue

@@ -59,8 +59,10 @@ class Reason(StrEnum):
     ROLES_SWAPPED = "ROLES_SWAPPED"
     CERTAINTY_UNSTATED = "CERTAINTY_UNSTATED"
     UNIT_MISMATCH = "UNIT_MISMATCH"
+    SCOPE_DROPPED = "SCOPE_DROPPED"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
     QUALIFIER_UNSTATED = "QUALIFIER_UNSTATED"
+    PART_UNSTATED = "PART_UNSTATED"
     BARE_ANSWER = "BARE_ANSWER"
     WARRANT_MISSING = "WARRANT_MISSING"
     TOO_MANY_EVIDENCE_IDS = "TOO_MANY_EVIDENCE_IDS"
@@ -105,8 +107,12 @@ REASONS: dict[Reason, str] = {
     Reason.CERTAINTY_UNSTATED: "the claim states as fact what its support only supposes (may, suggests, believed "
     "to) or as cause what its support only relates (associated with, correlated with)",
     Reason.UNIT_MISMATCH: "the claim's number measures another unit in its support (6 days vs 6 hours)",
+    Reason.SCOPE_DROPPED: "its support states it only for a group or under a condition ('In mice, ...', 'Among men "
+    "over 60, ...', '... only if taken after the first trimester') that the claim leaves out",
     Reason.QUALIFIER_UNSTATED: "the claim states a superlative or an exclusive word (oldest, largest, only, first, "
     "all, ...) that its quote does not: it says more than the words it cites",
+    Reason.PART_UNSTATED: "a part of the claim (a conjunct, a list item or a clause: 'causes scurvy and rickets' "
+    "over 'causes scurvy') has no content word its quote states: the claim says more than the words it cites",
     Reason.BARE_ANSWER: "the claim is a bare answer of a few words (a name, a year), not a statement: it is verified "
     "only by a quote that holds it and at least half of the question's content words (besides the answer's own)",
     Reason.NO_CONTENT_TOKENS: "the claim (or quote) has no content tokens, so there is nothing to check",

@@ -97,6 +97,7 @@ from arborist.verify.checks import (
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.normalize import content_stems, is_decade, is_stopword, name_tokens, tokenise
+from arborist.verify.parts import unstated_parts
 from arborist.verify.polarity import Lexicon, compare
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -247,7 +248,9 @@ def _verify_item(
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
-    disagreement = (lambda support: compare(item.text, support, lex)) if policy.polarity_checks else None
+    # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
+    scoped = not (mode != "quote" and _bare(item.text))
+    disagreement = (lambda support: compare(item.text, support, lex, scoped)) if policy.polarity_checks else None
     span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
     failures += why
     entities, why = entities_check(claim, cited)
@@ -280,6 +283,13 @@ def _verify_item(
             span = span.model_copy(update={"passed": False, "detail": f"{span.detail}; but {span.evidence_id} never "
                                            f"says {', '.join(unstated)}"})
             _add(failures, Reason.QUALIFIER_UNSTATED)
+    if quote_ok and backs_claim and mode != "quote" and item.quote is not None and policy.polarity_checks:
+        added = _unstated_parts(claim, item.quote, cited, lex)
+        if added:
+            backs_claim = False
+            failures.append(Reason.PART_UNSTATED)
+            notes.append(f"the claim adds {', '.join(repr(a) for a in added)}; its quote states none of "
+                         f"{'its' if len(added) == 1 else 'their'} words")
     agrees = True
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
         findings = disagreement(item.quote)
@@ -343,29 +353,48 @@ def _unstated(words: list[str], support: str) -> list[str]:
     return list(dict.fromkeys(w for w in words if w.casefold() not in held))
 
 
+def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> tuple[Claim, Prepared, dict[str, str]]:
+    """The claim and its quote as one cited chunk reads them: abbreviations the chunk, claim or quote define
+    written in both forms (see `abbreviations`), and the quote as a chunk of its own, with the chunk's title when
+    the title may name what the quote refers to, its stems aligned to the claim's (`Prepared.align_stems`)."""
+    defs = definitions(chunk.ev.text, claim.text, quote)
+    wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
+    # The title may name what the quote calls "it", never stand in for a name the quote states and
+    # the claim drops ("Mutual filed a complaint" does not back "ABC filed a complaint" in ABC's article),
+    # nor add one to a quote that refers to nothing ("ATF4 is a stress marker" over "ER stress causes ...").
+    quoted = expand(quote, defs)
+    quoted_tokens = tokenise(quoted)
+    dropped = {t.norm for t in name_tokens(quoted, quoted_tokens)} - {t.norm for t in wide.tokens}
+    refers = any(t.norm in lex.anaphors for t in quoted_tokens)
+    title = chunk.ev.title if refers and not dropped else ""
+    own = Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)
+    own.align_stems(wide.stems)
+    return wide, own, defs
+
+
 def _quote_backs_claim(
     claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy, lex: Lexicon
 ) -> bool:
-    """Entities and paraphrase of the claim, checked against the quote alone (with each cited title).
-    Abbreviations the chunk, claim or quote define count in either form (see `abbreviations`)."""
+    """Entities and paraphrase of the claim, checked against the quote alone (see `_quote_support`)."""
     for chunk in cited:
-        defs = definitions(chunk.ev.text, claim.text, quote)
-        wide = Claim.of(expand(claim.text, defs), lex.negators) if defs else claim
-        # The title may name what the quote calls "it", never stand in for a name the quote states and
-        # the claim drops ("Mutual filed a complaint" does not back "ABC filed a complaint" in ABC's article),
-        # nor add one to a quote that refers to nothing ("ATF4 is a stress marker" over "ER stress causes ...").
-        quoted = expand(quote, defs)
-        quoted_tokens = tokenise(quoted)
-        dropped = {t.norm for t in name_tokens(quoted, quoted_tokens)} - {t.norm for t in wide.tokens}
-        refers = any(t.norm in lex.anaphors for t in quoted_tokens)
-        title = chunk.ev.title if refers and not dropped else ""
-        own = [Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)]
-        own[0].align_stems(wide.stems)
-        entities, _ = entities_check(wide, own)
-        paraphrase, _ = paraphrase_check(wide, own, policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        wide, own, _ = _quote_support(claim, quote, chunk, lex)
+        entities, _ = entities_check(wide, [own])
+        paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if entities.passed and paraphrase.passed:
             return True
     return False
+
+
+def _unstated_parts(claim: Claim, quote: str, cited: list[Prepared], lex: Lexicon) -> list[str]:
+    """The claim's parts (conjuncts, list items, clauses: see `parts`) of which its quote states no content
+    word, read against the cited chunk that leaves the fewest such parts."""
+    fewest: list[str] | None = None
+    for chunk in cited:
+        wide, own, defs = _quote_support(claim, quote, chunk, lex)
+        found = unstated_parts(wide.text, own.stem_set, frozenset(defs))
+        if fewest is None or len(found) < len(fewest):
+            fewest = found
+    return fewest or []
 
 
 def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> frozenset[str]:
