@@ -588,3 +588,38 @@ def test_a_bare_answer_takes_its_scope_from_the_question() -> None:
     v = verify_answer("Within how many days of the first charge can a new subscription be refunded in full?",
                       "claim_lattice", evidence, answer)
     assert v.label is Label.STRICT, v.claims[0].notes
+
+
+def test_a_phrase_after_a_preposition_is_a_part_of_its_own() -> None:
+    v, c = lattice("The vaccine elicited neutralizing antibodies in nonhuman primates.",
+                   "The vaccine elicited neutralizing antibodies in two mouse models.")
+    assert Reason.PART_UNSTATED in c.reasons and v.label is not Label.STRICT
+    assert any("in nonhuman primates" in n for n in c.notes)
+    assert lattice("The vaccine elicited antibodies in mice.",
+                   "In mice, the vaccine elicited neutralizing antibodies.")[0].label is Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The southern runway is shorter than the northern runway.",
+         "The northern runway is longer than the southern runway."),
+        ("Its predecessor consumes more fuel than the new model.", "The new model consumes less fuel than its predecessor."),
+        ("In every quarter, the Hawks scored fewer points than the Tigers.",
+         "The Tigers scored more points than the Hawks in every quarter."),
+    ],
+)
+def test_a_comparison_restated_from_its_other_side_agrees(claim: str, support: str) -> None:
+    assert not reasons(claim, support)
+
+
+def test_a_comparison_with_one_side_turned_still_disagrees() -> None:
+    assert Reason.DIRECTION_MISMATCH in reasons("The southern runway is longer than the northern runway.",
+                                                "The southern runway is shorter than the northern runway.")
+    assert Reason.COMPARISON_MISMATCH in reasons("The northern runway is shorter than the southern runway.",
+                                                 "The southern runway is shorter than the northern runway.")
+
+
+def test_short_words_ending_in_ed_are_no_verbs() -> None:
+    assert not reasons("The referee showed the defender a red card in the 80th minute.",
+                       "The defender was shown a red card by the referee in the 80th minute.")

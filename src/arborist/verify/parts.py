@@ -5,8 +5,10 @@ a list item or a clause to what its quote says ("Vitamin C deficiency
 causes scurvy and rickets" over "... causes scurvy"; "..., where he died")
 still clears the threshold on the words it shares. A claim is cut into parts
 at coordinators and relative words (and, or, but, which, where, who, while,
-...) and at commas, semicolons, colons and brackets; a part with a content
-word of which the quote states none is said by the claim alone.
+...), before a preposition (in, on, at, by, for, with, from, ...: "... in
+nonhuman primates" over a quote on mouse models) and at commas, semicolons,
+colons and brackets; a part with a content word of which the quote states
+none is said by the claim alone.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
 protein (RIP)") restates the words before it, and a lone connective
@@ -19,6 +21,12 @@ from arborist.verify.normalize import Token, token_stems, tokenise
 
 # Words that begin another conjunct or clause; they belong to no part.
 BOUNDARY_WORDS = frozenset("and or but nor which where who whom whose whereas while whilst although though".split())
+# Prepositions that begin a phrase of their own ("... occurs in toddlers", "... in nonhuman primates"): a
+# phrase the quote states no word of is a detail the claim adds. "of" and "to" are left inside their part:
+# "the risk of", "led to" bind too tightly to the word before them.
+PREPOSITIONS = frozenset(
+    "in on at by for with from into during after before among between via through within against".split()
+)
 # Marks between two tokens that end a part.
 BOUNDARY_MARKS = frozenset(",;:()[]")
 # Connectives that tie a claim to what came before and state nothing themselves ("However, ...").
@@ -35,7 +43,8 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     out: list[list[tuple[Token, str | None]]] = [[]]
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
-        if i and (tok.norm in BOUNDARY_WORDS or any(c in BOUNDARY_MARKS for c in between)) and out[-1]:
+        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS
+                              or any(c in BOUNDARY_MARKS for c in between)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
             out[-1].append((tok, stem))

@@ -251,8 +251,9 @@ class Text:
         norm = self.tokens[i].norm
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
             return True
-        if norm.endswith("ed") or (norm.endswith("s") and not norm.endswith(("ss", "us", "is"))):
-            return True
+        if (norm.endswith("ed") and len(norm) > 3 and not norm.endswith("eed")) or (
+                norm.endswith("s") and not norm.endswith(("ss", "us", "is"))):
+            return True  # "red", "need" and "exceed" are no past forms
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
         return (i > 0 and _plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
                 and not norm.endswith(("ing", "ly")))
@@ -422,6 +423,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     support_events = {
         pair.name: [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)] for pair in lex.pairs
     }
+    converse = False  # a comparison restated from its other side (its verb's sides swap with it)
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := _side(pair, claim, i))]
         stated = False
@@ -439,18 +441,21 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
                 agree = (side if not c_neg else -side) == (s_side if not s_neg else -s_side)
             else:
                 agree = side == s_side and c_neg == s_neg
-            if not agree:
+            swapped = _compared_sides_swapped(claim, i, support, j)
+            if not agree and swapped and not pair.complementary:
+                converse = True  # "A is shorter than B" over "B is longer than A": the same comparison
+            elif not agree:
                 add(Reason.DIRECTION_MISMATCH,
                     f"direction: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) "
                     f"is '{_phrase(support, support.negated_heads.get(j), j)}' in its support")
-            elif _compared_sides_swapped(claim, i, support, j):
+            elif swapped:
                 add(Reason.COMPARISON_MISMATCH,
                     f"comparison: the claim's '{word}' compares its terms the other way round from its support")
         if pairs and not stated and not claim.compound(i) and any(pair.required for pair, _ in pairs):
             names = "/".join(pair.name for pair, _ in pairs)
             add(Reason.DIRECTION_UNSTATED,
                 f"direction: the claim's '{word}' ({names}) is stated nowhere near its words in its support")
-    swap = _roles_swapped(claim, support, lex)
+    swap = "" if converse else _roles_swapped(claim, support, lex)
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
     certainty = _certainty_unstated(claim, support, lex)
@@ -567,7 +572,8 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
     for i, stem in enumerate(claim.stems):
         if not stem or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
                 i > 0 and claim.tokens[i - 1].norm not in _DETERMINERS and not claim.tokens[i].capitalised
-                and any(support.verb(j) for j in support.positions.get(claim.all_stems[i], [])))):
+                and any(support.verb(j) and support.tokens[j].norm == claim.tokens[i].norm
+                        for j in support.positions.get(claim.all_stems[i], [])))):
             continue  # not a verb, unless the support uses the same word as one ("Elk prey on wolves")
         a, b, near_a, near_b = claim.roles(i)
         if not a or not b:
