@@ -623,3 +623,33 @@ def test_a_comparison_with_one_side_turned_still_disagrees() -> None:
 def test_short_words_ending_in_ed_are_no_verbs() -> None:
     assert not reasons("The referee showed the defender a red card in the 80th minute.",
                        "The defender was shown a red card by the referee in the 80th minute.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The mountain pass remains closed throughout the winter.", "The mountain pass remains open throughout the winter."),
+        ("The central bank loosened monetary policy.", "The central bank tightened monetary policy."),
+        ("Trade between the two ports dwindled after the canal opened.",
+         "Trade between the two ports intensified after the canal opened."),
+        ("The company formerly operated three plants.", "The company still operates three plants."),
+        ("The ban has remained in force since 2015.", "The ban remained in force until 2015."),
+        ("Many residents attended the hearing.", "Few residents attended the hearing."),
+        ("Employees must complete the training.", "Employees should complete the training."),
+        ("The second edition is superior to the first.", "The second edition is inferior to the first."),
+        ("The country exports most of its grain.", "The country imports most of its grain."),
+    ],
+)
+def test_more_opposites_disagree(claim: str, support: str) -> None:
+    assert Reason.DIRECTION_MISMATCH in reasons(claim, support)
+
+
+def test_decades_and_halves_are_numbers_the_support_must_state() -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": "The policy was widely adopted in the 1970s. About a third "
+                 "of the respondents had never used it."}]
+    for claim, quote in [("The policy was widely adopted in the 1960s.", "The policy was widely adopted in the 1970s."),
+                         ("About half of the respondents had never used it.",
+                          "About a third of the respondents had never used it.")]:
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        v = verify_answer(claim, "claim_lattice", evidence, answer)
+        assert Reason.NUMBER_MISSING in v.claims[0].reasons and v.label is not Label.STRICT

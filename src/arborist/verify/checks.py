@@ -22,8 +22,8 @@ span        The claim is carried by one contiguous span of one cited chunk:
             on negation (both or neither contain not/no/never/...), and the
             window's sentence does not disagree with the claim (`polarity`).
 
-entities    Every number and every capitalised name of the claim occurs in the
-            cited evidence (texts and titles together). Numbers compare by
+entities    Every number, decade ("the 1960s") and capitalised name of the claim
+            occurs in the cited evidence (texts and titles together). Numbers compare by
             value ("1,200" == "1200", "$29" holds 29, "29.50" == "29.5"), so
             a date passes when its numbers and its month name do. Names
             compare as whole words, casefolded; a lone capitalised word that
@@ -53,6 +53,7 @@ from arborist.verify.normalize import (
     QUOTE_CHARS,
     Token,
     has_negation,
+    is_decade,
     name_tokens,
     normalise,
     strip_quote,
@@ -357,7 +358,7 @@ def span_check(
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
-    numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number}
+    numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number or is_decade(t.norm)}
     names = {t.norm: t.surface for t in reversed(name_tokens(claim.text, claim.tokens))}
     if not numbers and not names:
         return Check(passed=True, detail="no numbers or names to check"), []
@@ -366,7 +367,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     for chunk in chunks:
         for tok in (*chunk.tokens, *chunk.title_tokens):
             (pool_numbers if tok.number else pool_words).add(tok.norm)
-    missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers]
+    missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words]
     missing_names = [names[n] for n in reversed(names) if n not in pool_words]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
     checked = len(numbers) + len(names)

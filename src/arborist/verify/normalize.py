@@ -17,7 +17,7 @@ offsets in the *original* text, so a report can point at the exact span:
 - "up-regulated" and "down-regulated" are one word each, as "upregulated" is;
 - a count written as a word is its number ("eight" -> "8"; not "one"), and so
   are a digit ordinal ("16th" -> "16"), an ordinal or a multiple written as a
-  word ("third", "tripled", "threefold" -> "3"; not "first") and a
+  word ("third", "tripled", "threefold" -> "3", "half" -> "0.5"; not "first") and a
   frequency ("twice" -> "2"; "once daily" -> "1");
 - every token is NFKC-normalised and casefolded.
 """
@@ -74,7 +74,8 @@ ORDINAL_WORDS = {
         "_ _ second third fourth fifth sixth seventh eighth ninth tenth".split()) if w != "_"
 }
 MULTIPLE_WORDS = {
-    "twice": "2", "thrice": "3", "doubled": "2", "tripled": "3", "quadrupled": "4", "twofold": "2",
+    "half": "0.5", "halved": "0.5", "twice": "2", "thrice": "3", "doubled": "2", "tripled": "3", "quadrupled": "4",
+    "twofold": "2",
     "threefold": "3", "fourfold": "4", "fivefold": "5", "tenfold": "10",
 }
 _DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
