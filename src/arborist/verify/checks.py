@@ -357,6 +357,10 @@ def span_check(
 # ---------------------------------------------------------------- entities
 
 
+# "half" reads as 0.5, and a half is "50%" or "50 per cent" as often.
+_SAME_VALUE = {"0.5": "50", "50": "0.5"}
+
+
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
     numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number or is_decade(t.norm)}
     names = {t.norm: t.surface for t in reversed(name_tokens(claim.text, claim.tokens))}
@@ -367,6 +371,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     for chunk in chunks:
         for tok in (*chunk.tokens, *chunk.title_tokens):
             (pool_numbers if tok.number else pool_words).add(tok.norm)
+    pool_numbers.update(_SAME_VALUE[n] for n in list(pool_numbers) if n in _SAME_VALUE)
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words]
     missing_names = [names[n] for n in reversed(names) if n not in pool_words]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
