@@ -63,6 +63,21 @@ that makes it intransitive follows it ("risk increases with age" says what
 "age increases risk" says) or it names a symmetric relation
 (`symmetric_words`: associated, linked, interacts, ...).
 
+Certainty (CERTAINTY_UNSTATED). A hedge word (`hedge_words`: may, suggests,
+believed, ...; also the words that report, plan or ask for something:
+alleges, claims that, plans to, according to, requested, aimed) before two of
+the claim's words in one clause, when the claim has none: the support only
+supposes or reports what the claim states as fact ("According to X," reaches
+into the clause after it). A claim that states a cause over a support that
+only relates (`association_words`) is the same finding.
+
+Comparison from the other side. A direction word of the opposite side whose
+compared terms are swapped too ("A is shorter than B" over "B is longer than
+A") states the same comparison: no finding, and no role swap either.
+
+Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
+...", "... only if ...") whose head the claim does not state.
+
 Every finding names the words involved, so a report can show them.
 """
 

@@ -22,7 +22,10 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     (QUALIFIER_UNSTATED otherwise), and the claim must
                     not put another name in the quote's first slot
                     ("Walmart acquired ..." over "Amazon acquired ...":
-                    ENTITY_MISSING)
+                    ENTITY_MISSING), and every part of the claim (a
+                    conjunct, list item, clause or prepositional phrase)
+                    must have a content word its quote states
+                    (PART_UNSTATED, see `parts`)
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
                     claim in negation, direction and comparison, its chunk
                     using the claim's qualifier words) and entities passed
