@@ -653,3 +653,24 @@ def test_decades_and_halves_are_numbers_the_support_must_state() -> None:
         answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
         v = verify_answer(claim, "claim_lattice", evidence, answer)
         assert Reason.NUMBER_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The tenants did not receive any compensation for the damage.",
+         "The tenants received no compensation for the damage."),
+        ("The trial showed no effect on mortality.", "The trial did not show any effect on mortality."),
+        ("No participant reported serious side effects.", "None of the participants reported serious side effects."),
+    ],
+)
+def test_a_negation_said_another_way_agrees(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert v.label is Label.STRICT, c.reasons
+
+
+def test_a_denied_object_still_disagrees_with_a_plain_claim() -> None:
+    assert Reason.NEGATION_MISMATCH in reasons("The tenants received compensation for the damage.",
+                                               "The tenants received no compensation for the damage.")
+    assert Reason.NEGATION_MISMATCH in reasons("The trial showed an effect on mortality.",
+                                               "The trial did not show any effect on mortality.")

@@ -270,10 +270,21 @@ def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list
 NEGATION_LOOKBEHIND = 2
 
 
+def _lookbehind(chunk: Prepared, first: int) -> int:
+    """Where the look for a negator before token `first` starts: NEGATION_LOOKBEHIND tokens back, stopwords
+    not counted ("not the keeper", "None of the participants")."""
+    k, seen = first, 0
+    while k > 0 and seen < NEGATION_LOOKBEHIND:
+        k -= 1
+        if chunk.stems[k] is not None or chunk.tokens[k].norm in chunk.negators:
+            seen += 1
+    return k
+
+
 def _negated(chunk: Prepared, first: int, last: int) -> bool:
-    """Whether the matched span, or the two tokens before it ("not the keeper"), holds a negator."""
+    """Whether the matched span, or the two tokens before it (stopwords not counted), holds a negator."""
     negs = chunk.negation_prefix
-    return negs[last + 1] > negs[max(0, first - NEGATION_LOOKBEHIND)]
+    return negs[last + 1] > negs[_lookbehind(chunk, first)]
 
 
 Disagreement = Callable[[str], list[Finding]]  # support text -> polarity findings (empty: they agree)
@@ -418,7 +429,7 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
                 best_any = (covered, chunk, first, right)
             # polarity is read on the matched part of the window only, so a "never"
             # in the neighbouring sentence does not flip it
-            negated = bool(hits) and negs[hits[-1] + 1] > negs[max(0, hits[0] - NEGATION_LOOKBEHIND)]
+            negated = bool(hits) and negs[hits[-1] + 1] > negs[_lookbehind(chunk, hits[0])]
             if negated == claim.negated and covered > best_same[0]:
                 best_same = (covered, chunk, first, right)
     covered, found, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])

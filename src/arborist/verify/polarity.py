@@ -222,6 +222,13 @@ class Text:
                     continue
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
+                    # "received no compensation" denies the receiving as "did not receive any compensation" does
+                    # the compensation: the verb before an object's "no" and the object after "not V any"
+                    if tok.norm in _OBJECT_NEGATORS and i > 0 and self.stems[i - 1] and not self.breaks[i]:
+                        heads.setdefault(i - 1, i)
+                    if (j + 2 < n and self.tokens[j + 1].norm == "any" and not self.breaks[j + 1]
+                            and not self.breaks[j + 2] and self.stems[j + 2]):
+                        heads.setdefault(j + 2, i)
                     if self._quantified(i, j):  # "none of the 40 participants developed ...": the whole clause
                         self.spread.add(j)
                         first, end = _clause_of(self, i)
@@ -519,6 +526,9 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
         end += 1
     return first, end
 
+
+# Negators that deny an object ("received no compensation", "found nothing"): they deny the verb before them too.
+_OBJECT_NEGATORS = frozenset("no nothing none".split())
 
 # Report words that are nouns as often: they report only before "to" or "that" ("the mayor plans to build").
 _NOUN_LIKE_REPORTS = frozenset(
