@@ -674,3 +674,72 @@ def test_a_denied_object_still_disagrees_with_a_plain_claim() -> None:
                                                "The tenants received no compensation for the damage.")
     assert Reason.NEGATION_MISMATCH in reasons("The trial showed an effect on mortality.",
                                                "The trial did not show any effect on mortality.")
+
+
+# --- review of the /19-/20 rules -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("Serum IL-6 levels doubled in treated mice.", "Serum IL-6 levels decreased twofold in treated mice.",
+         Reason.DIRECTION_MISMATCH),
+        ("The vaccine does not cause fever in young children.", "The vaccine rarely causes fever in young children.",
+         Reason.NEGATION_MISMATCH),
+        ("Rome conquered Carthage, which had a shorter history than Rome.",
+         "Carthage conquered Rome, which had a longer history than Carthage.", Reason.ROLES_SWAPPED),
+        ("The Nile River is not shorter than the Amazon River.", "The Amazon River is longer than the Nile River.",
+         Reason.DIRECTION_MISMATCH),
+        ("President Lincoln freed the enslaved people of the South.",
+         "The enslaved people of the South freed President Lincoln.", Reason.ROLES_SWAPPED),
+        ("Metformin lowered the HbA1c level of adults.", "In those with diabetes, metformin lowered the HbA1c level "
+         "of adults.", Reason.SCOPE_DROPPED),
+        ("The old castle is still a fortress.", "The old castle was once a fortress.", Reason.DIRECTION_MISMATCH),
+    ],
+)
+def test_reviewed_rules_still_find(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The drug reduced pain in adults over six weeks.",
+         "The drug may cause nausea, but it reduced pain in adults over six weeks."),
+        ("The club won the league title.", "The club claimed the league title."),
+        ("Patients took the recommended dose twice a day.", "Patients took the recommended dose twice a day."),
+        ("Transforming growth factor beta suppressed T cell proliferation.",
+         "T cell proliferation was suppressed after exposure to transforming growth factor beta."),
+        ("The drug works in mice and in humans.", "The drug works not only in mice but also in humans."),
+        ("Prices rose.", "In the late 1990s, prices rose."),
+        ("The function returns None.", "Unless otherwise stated, the function returns None."),
+        ("Species diversity declined in the lake.", "Species diversity declined in the lake."),
+    ],
+)
+def test_reviewed_paraphrases_agree(claim: str, support: str) -> None:
+    assert not reasons(claim, support)
+
+
+def test_reviewed_numbers() -> None:
+    def label(claim: str, quote: str) -> Label:
+        evidence = [{"id": "E1", "title": "Report", "text": quote}]
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        return verify_answer(claim, "claim_lattice", evidence, answer).label
+
+    assert label("About half of the voters backed the plan.", "About 50% of the voters backed the plan.") is Label.STRICT
+    assert label("About 50 percent of the registered voters in the county backed the plan.",
+                 "About half of the registered voters in the county backed the plan.") is Label.STRICT
+    for claim, quote in [
+        ("The half-life of caffeine in adults is 50 hours.", "The half-life of caffeine in adults is 5 hours."),
+        ("In the first half of the season, the club won 50 matches.",
+         "In the first half of the season, the club won 15 matches."),
+        ("Exactly 3 of the 30 patients relapsed within a year.", "A third of the 30 patients relapsed within a year."),
+    ]:
+        assert label(claim, quote) is not Label.STRICT, claim
+    assert label("In addition, the drug lowered blood pressure.", "The drug lowered blood pressure.") is Label.STRICT
+    assert label("Second, the drug lowered blood pressure.", "The drug lowered blood pressure.") is Label.STRICT
+
+
+def test_a_long_support_is_read_in_linear_time() -> None:
+    support = "x" * 200_000 + " " + "if " * 999
+    assert isinstance(compare("The drug works if taken.", support, LEX), list)  # no quadratic scan of the text

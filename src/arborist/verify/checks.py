@@ -368,8 +368,20 @@ def span_check(
 # ---------------------------------------------------------------- entities
 
 
-# "half" reads as 0.5, and a half is "50%" or "50 per cent" as often.
-_SAME_VALUE = {"0.5": "50", "50": "0.5"}
+def _halves(text: str, tokens: list[Token]) -> set[str]:
+    """How `text` states a half: "half" (the word, read as 0.5) and "50%" (50 followed by %, percent, per cent)."""
+    out = set()
+    for k, tok in enumerate(tokens):
+        if tok.spelled and tok.norm == "0.5":
+            out.add("half")
+        elif tok.number and tok.norm == "50" and (text[tok.end : tok.end + 1] == "%" or (
+                k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
+            out.add("50%")
+    return out
+
+
+# a claim's half stated the other way by its evidence: (claim's number, how the claim says it, evidence's way)
+_HALF_FORMS = (("0.5", "half", "50%"), ("50", "50%", "half"))
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -382,7 +394,10 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     for chunk in chunks:
         for tok in (*chunk.tokens, *chunk.title_tokens):
             (pool_numbers if tok.number else pool_words).add(tok.norm)
-    pool_numbers.update(_SAME_VALUE[n] for n in list(pool_numbers) if n in _SAME_VALUE)
+    said = _halves(claim.text, claim.tokens)
+    if said:
+        pool_halves = {form for chunk in chunks for form in _halves(chunk.ev.text, chunk.tokens)}
+        pool_numbers.update(n for n, claim_form, form in _HALF_FORMS if claim_form in said and form in pool_halves)
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words]
     missing_names = [names[n] for n in reversed(names) if n not in pool_words]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])

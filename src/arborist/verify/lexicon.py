@@ -109,7 +109,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "expanded", "expansion", "accumulate", "accumulated", "accumulation", "faster", "longer", "prolong",
          "prolonged", "extend", "extended", "double", "doubled", "triple", "surge", "excess", "encourage",
          "hyperactive", "intensify", "intensified", "lengthen", "lengthened", "widen", "widened", "surplus",
-         "grow", "grew", "grown", "growth", "advance", "advanced", "climb", "climbed", "soar", "soared"),
+         "grow", "grew", "grown", "advance", "advanced", "climb", "climbed", "soar", "soared"),
         ("decrease", "decreased", "decreasing", "decline", "declined", "reduce", "reduced", "reducing", "reduction",
          "lower", "low", "lowered", "diminish", "diminished", "inhibit", "inhibited", "inhibition", "suppress",
          "suppressed", "suppression", "repress", "repressed", "repression", "attenuate", "attenuated", "attenuation",

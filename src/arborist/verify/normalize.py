@@ -47,6 +47,9 @@ _GREEK = str.maketrans({
     "\u03ba": "kappa", "\u03bb": "lambda", "\u03bc": "mu", "\u03c3": "sigma", "\u03c4": "tau", "\u03c9": "omega",
 })
 
+# Marks that end a clause (or a part of a claim) when they stand between two tokens.
+CLAUSE_MARKS = ",;:()[]"
+
 # What joins the halves of a hyphenated word ("diet-induced", "up-regulated").
 HYPHENS = ("-", "\u2010", "\u2011")
 
@@ -154,7 +157,7 @@ def tokenise(text: str) -> list[Token]:
                 continue
             value = _counted(norm)
             out.append(Token(value, p_start, p_end, text_piece, True) if value else Token(norm, p_start, p_end, text_piece))
-    return _once(_join_regulation(text, _compound_counts(text, out)))
+    return _once(_fractions_and_enumerations(text, _join_regulation(text, _compound_counts(text, out))))
 
 
 _MULTIPLIERS = frozenset("hundred hundreds thousand thousands".split())
@@ -178,15 +181,42 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
 
 
 # What follows "once" when it counts ("once daily", "once a week", "once per cycle", "once every 90 days").
-_FREQUENCY_NEXT = frozenset("daily weekly monthly yearly annually hourly nightly a an per every".split())
+# What follows "once" when it counts ("once daily", "once a week", "once per cycle", "once every 90 days").
+_FREQUENCY_NEXT = frozenset("daily weekly monthly yearly annually hourly nightly".split())
+_FREQUENCY_ARTICLES = frozenset("a an per every".split())
+_TIME_WORDS = frozenset(
+    "second seconds minute minutes hour hours day days night nights week weeks fortnight month months quarter "
+    "quarters year years decade decades century lifetime cycle cycles session sessions dose doses".split()
+)
 
 
 def _once(tokens: list[Token]) -> list[Token]:
-    """"once" followed by a frequency ("once daily", "once a week") is the count 1, so "twice daily" over
-    "once daily" is a number apart; elsewhere ("once the largest", "once it starts") it stays a word."""
-    return [Token("1", tok.start, tok.end, tok.surface, True)
-            if tok.norm == "once" and k + 1 < len(tokens) and tokens[k + 1].norm in _FREQUENCY_NEXT else tok
+    """"once" followed by a frequency ("once daily", "once a week", "once every 90 days") is the count 1, so
+    "twice daily" over "once daily" is a number apart; elsewhere ("once the largest", "once a fortress") it
+    stays a word."""
+    def counts(k: int) -> bool:
+        nxt = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        if nxt in _FREQUENCY_NEXT:
+            return True
+        rest = [t.norm for t in tokens[k + 2 : k + 4]]
+        return nxt in _FREQUENCY_ARTICLES and any(w in _TIME_WORDS or w.isdigit() for w in rest)
+
+    return [Token("1", tok.start, tok.end, tok.surface, True) if tok.norm == "once" and counts(k) else tok
             for k, tok in enumerate(tokens)]
+
+
+def _fractions_and_enumerations(text: str, tokens: list[Token]) -> list[Token]:
+    """An ordinal word that names a fraction ("a third of", "one fifth") or numbers a point of a list
+    ("Second, ...") stays a word: it states no count of the thing it is about."""
+    out = list(tokens)
+    for k, tok in enumerate(tokens):
+        if not (tok.spelled and tok.surface.casefold() in ORDINAL_WORDS):
+            continue
+        fraction = k > 0 and tokens[k - 1].norm in ("a", "an", "one")
+        listed = sentence_initial(text, tok) and text[tok.end : tok.end + 1] == ","
+        if fraction or listed:
+            out[k] = Token(tok.surface.casefold(), tok.start, tok.end, tok.surface)
+    return out
 
 
 def _counted(norm: str) -> str | None:
@@ -239,10 +269,24 @@ def is_stopword(norm: str) -> bool:
     return norm in STOPWORDS
 
 
+_LEADING = " \t\n" + QUOTE_CHARS + "(["
+_ENDS = ".!?:;\n"
+
+
 def sentence_initial(text: str, token: Token) -> bool:
     """True when nothing but quotes, brackets or spaces separate the token from a sentence start."""
-    before = text[: token.start].rstrip(" \t\n" + QUOTE_CHARS + "([")
-    return not before or before[-1] in ".!?:;\n"
+    before = text[: token.start].rstrip(_LEADING)
+    return not before or before[-1] in _ENDS
+
+
+def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
+    """`sentence_initial` for every token, reading only the gap before each one (linear in the text, where
+    calling `sentence_initial` per token is quadratic)."""
+    out = []
+    for k, tok in enumerate(tokens):
+        gap = text[tokens[k - 1].end if k else 0 : tok.start].rstrip(_LEADING)
+        out.append(gap[-1] in _ENDS if gap else k == 0)
+    return out
 
 
 def name_tokens(text: str, tokens: list[Token]) -> list[Token]:

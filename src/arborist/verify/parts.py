@@ -11,29 +11,25 @@ colons and brackets; a part with a content word of which the quote states
 none is said by the claim alone.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
-protein (RIP)") restates the words before it, and a lone connective
-("However, ...") states nothing: neither is a part of its own.
+protein (RIP)") restates the words before it, and a connective or a word that frames the
+text ("However, ...", "In addition, ...", "In this study, ...";
+`scope.DISCOURSE_WORDS`) states nothing: neither is a part of its own.
 """
 
 from __future__ import annotations
 
-from arborist.verify.normalize import Token, token_stems, tokenise
+from arborist.verify.normalize import CLAUSE_MARKS, Token, token_stems, tokenise
+from arborist.verify.scope import DISCOURSE_WORDS
 
 # Words that begin another conjunct or clause; they belong to no part.
 BOUNDARY_WORDS = frozenset("and or but nor which where who whom whose whereas while whilst although though".split())
+# Words that number the points of a list ("Second, ..."): a part of one of them states nothing.
+_ENUMERATORS = frozenset("first second third fourth fifth lastly next".split())
 # Prepositions that begin a phrase of their own ("... occurs in toddlers", "... in nonhuman primates"): a
 # phrase the quote states no word of is a detail the claim adds. "of" and "to" are left inside their part:
 # "the risk of", "led to" bind too tightly to the word before them.
 PREPOSITIONS = frozenset(
     "in on at by for with from into during after before among between via through within against".split()
-)
-# Marks between two tokens that end a part.
-BOUNDARY_MARKS = frozenset(",;:()[]")
-# Connectives that tie a claim to what came before and state nothing themselves ("However, ...").
-DISCOURSE_WORDS = frozenset(
-    """however moreover furthermore additionally therefore thus hence consequently overall notably importantly
-    instead meanwhile finally indeed specifically similarly likewise nevertheless nonetheless accordingly
-    respectively""".split()
 )
 
 
@@ -44,7 +40,7 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS
-                              or any(c in BOUNDARY_MARKS for c in between)):
+                              or any(c in CLAUSE_MARKS for c in between)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
             out[-1].append((tok, stem))
@@ -57,7 +53,9 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
     out = []
     for part in parts(text):
         stems = [s for _, s in part if s]
-        if not stems or (len(part) == 1 and (part[0][0].surface in defined or part[0][0].norm in DISCOURSE_WORDS)):
+        lone = part[0][0].surface if len(part) == 1 else ""
+        if not stems or lone in defined or lone.casefold() in _ENUMERATORS or all(
+                t.norm in DISCOURSE_WORDS for t, s in part if s):
             continue
         if not stated.intersection(stems):
             out.append(text[part[0][0].start : part[-1][0].end])

@@ -89,7 +89,7 @@ from functools import cached_property, lru_cache
 
 from arborist.text import STOPWORDS, stem_all
 from arborist.verify import scope
-from arborist.verify.normalize import HYPHENS, Token, sentence_initial, token_stems, tokenise
+from arborist.verify.normalize import CLAUSE_MARKS, HYPHENS, Token, sentence_initials, token_stems, tokenise
 from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
@@ -121,6 +121,11 @@ _IRREGULAR_PAST = frozenset("beat won lost bought sold taught led made took gave
                             "put rose said shot sought spent stole struck thought threw wore overtook overthrew "
                             "ate drew flew forgave forgot froze hid hung lent rang rode sang sank slew spoke stood "
                             "swore swept swung tore undertook upheld withdrew".split())
+# Words ending in -ed that are no past forms.
+_NOT_PAST = frozenset("need exceed proceed succeed feed seed speed breed bleed heed weed reed deed indeed embed "
+                      "shed shred bred sled hundred kindred sacred naked wicked".split())
+# Endings of nouns, which the base-form-after-a-plural rule does not read as verbs ("species diversity").
+_NOUN_ENDINGS = ("ity", "ion", "ness", "ment", "ance", "ence", "ism", "ist", "ure", "age", "ing", "ly")
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,13 @@ class Text:
     spread: set[int] = field(default_factory=set)  # heads negated by a negator that denies its whole clause
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
+    event_stems: list[str] = field(default_factory=list)  # all_stems, with a number word's own stem ("doubl")
     _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+
+    @cached_property
+    def initial(self) -> list[bool]:
+        """Whether each token starts a sentence (`normalize.sentence_initials`)."""
+        return sentence_initials(self.raw, self.tokens)
 
     @classmethod
     def of(cls, raw: str, lex: Lexicon) -> Text:
@@ -195,10 +206,15 @@ class Text:
         stems = token_stems(tokens)
         all_stems = stem_all([t.norm for t in tokens]) if tokens else []
         breaks = [True] + [
-            any(ch in ",;:()[]" for ch in raw[tokens[i - 1].end : tokens[i].start]) or tokens[i].norm in _CLAUSE_WORDS
+            any(ch in CLAUSE_MARKS for ch in raw[tokens[i - 1].end : tokens[i].start]) or tokens[i].norm in _CLAUSE_WORDS
             for i in range(1, len(tokens))
         ]
         text = cls(raw, tokens, stems, all_stems, breaks)
+        # a multiple written as a word is a number ("doubled" -> 2) and still a direction word
+        spelled = [k for k, t in enumerate(tokens) if t.spelled]
+        text.event_stems = list(all_stems)
+        for k, stem in zip(spelled, stem_all([tokens[k].surface.casefold() for k in spelled]), strict=True):
+            text.event_stems[k] = stem
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -273,12 +289,13 @@ class Text:
         norm = self.tokens[i].norm
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
             return True
-        if (norm.endswith("ed") and len(norm) > 3 and not norm.endswith("eed")) or (
+        if (norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST) or (
                 norm.endswith("s") and not norm.endswith(("ss", "us", "is"))):
-            return True  # "red", "need" and "exceed" are no past forms
+            return True  # "red", "need" and "exceed" are no past forms; "freed" and "agreed" are
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
+        nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else ""
         return (i > 0 and _plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
-                and not norm.endswith(("ing", "ly")))
+                and not norm.endswith(_NOUN_ENDINGS) and not (nxt.endswith("s") and self.stems[i + 1] is not None))
 
     def passive_voice(self, i: int) -> bool:
         """'reduced by', or a participle after a copula with a 'by' later in its clause ("is converted into
@@ -386,18 +403,18 @@ def _side(pair: Pair, text: Text, i: int) -> int:
     """Token i's side of `pair` (+1, -1, or 0 for none). Words of one pair close together in one clause
     are one event whose side is the product ("decreased weight gain" is down, as is "reduces ... gain"):
     the first word carries it, the later ones none."""
-    side = _event_side(pair, text.all_stems[i])
+    side = _event_side(pair, text.event_stems[i])
     if not side:
         return 0
     for k in range(i - 1, max(-1, i - 4), -1):
         if text.breaks[k + 1]:
             break
-        if _event_side(pair, text.all_stems[k]):
+        if _event_side(pair, text.event_stems[k]):
             return 0  # part of an event that starts earlier
     for k in range(i + 1, min(len(text.tokens), i + 4)):
         if text.breaks[k]:
             break
-        other = _event_side(pair, text.all_stems[k])
+        other = _event_side(pair, text.event_stems[k])
         if other:
             side *= other
             break
@@ -436,7 +453,9 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         j, flipped, _ = hit
         neg_c = i in claim.negated_heads or (j in support.spread and claim.clause_negated(i, support))
         neg_s = (j in support.negated_heads or (i in claim.spread and support.clause_negated(j, claim))) != flipped
-        if neg_c != neg_s:
+        weak_c = neg_c and _weakly_negated(claim, i)
+        weak_s = neg_s and _weakly_negated(support, j)
+        if neg_c != neg_s or weak_c != weak_s:  # "rarely causes" is neither "causes" nor "does not cause"
             c_word = _phrase(claim, claim.negated_heads.get(i), i)
             s_word = _phrase(support, support.negated_heads.get(j), j)
             add(Reason.NEGATION_MISMATCH, f"negation: the claim's '{c_word}' is '{s_word}' in its support")
@@ -445,7 +464,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     support_events = {
         pair.name: [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)] for pair in lex.pairs
     }
-    converse = False  # a comparison restated from its other side (its verb's sides swap with it)
+    converse: set[int] = set()  # claim tokens in the clause of a comparison restated from its other side
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := _side(pair, claim, i))]
         stated = False
@@ -464,8 +483,9 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
             else:
                 agree = side == s_side and c_neg == s_neg
             swapped = _compared_sides_swapped(claim, i, support, j)
-            if not agree and swapped and not pair.complementary:
-                converse = True  # "A is shorter than B" over "B is longer than A": the same comparison
+            if not agree and swapped and not pair.complementary and c_neg == s_neg:
+                first, end = _clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"
+                converse.update(range(first, end))
             elif not agree:
                 add(Reason.DIRECTION_MISMATCH,
                     f"direction: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) "
@@ -477,7 +497,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
             names = "/".join(pair.name for pair, _ in pairs)
             add(Reason.DIRECTION_UNSTATED,
                 f"direction: the claim's '{word}' ({names}) is stated nowhere near its words in its support")
-    swap = "" if converse else _roles_swapped(claim, support, lex)
+    swap = _roles_swapped(claim, support, lex, converse)
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
     certainty = _certainty_unstated(claim, support, lex)
@@ -486,8 +506,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     unit = _unit_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
-    restricted = scoped and scope.dropped(frozenset(s for s in claim.stems if s), support.raw, support.tokens, support.stems,
-                               support.breaks)
+    restricted = scoped and scope.dropped(frozenset(s for s in claim.stems if s), support.tokens, support.stems,
+                                          support.breaks, support.initial)
     if restricted:
         first, end = restricted
         add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
@@ -530,11 +550,21 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
 # Negators that deny an object ("received no compensation", "found nothing"): they deny the verb before them too.
 _OBJECT_NEGATORS = frozenset("no nothing none".split())
 
-# Report words that are nouns as often: they report only before "to" or "that" ("the mayor plans to build").
-_NOUN_LIKE_REPORTS = frozenset(
-    "plan plans claim claims request requests demand demands promise promises hope hopes aim aims want wants "
-    "urge urges".split()
+# Hedge words that report a claim, plan or request only with "to", "that" or "of" close after them ("the mayor
+# plans to build", "recommended that", "accused the company of"): else they are nouns or adjectives ("a monthly
+# plan", "the recommended dose") or another sense ("claimed the title").
+_REPORTS_BEFORE = frozenset(
+    """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
+    requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
+    accuse accuses aim aims seek seeks hope hopes want wants""".split()
 )
+# Negators that deny less than the whole ("rarely causes"): they agree only with each other.
+_WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
+
+
+def _weakly_negated(text: Text, i: int) -> bool:
+    k = text.negated_heads.get(i)
+    return k is not None and text.tokens[k].norm in _WEAK_NEGATORS
 
 
 def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
@@ -545,13 +575,15 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     wanted = {s for s in claim.stems if s}
     if not claim_words & lex.hedges:
         for h, tok in enumerate(support.tokens):
-            if tok.norm not in lex.hedges or (tok.surface == "May" and not sentence_initial(support.raw, tok)):
+            if tok.norm not in lex.hedges or (tok.surface == "May" and not support.initial[h]):
                 continue  # "May" mid-sentence is the month
-            if tok.norm in _NOUN_LIKE_REPORTS and (h + 1 >= len(support.tokens)
-                                                   or support.tokens[h + 1].norm not in ("to", "that")):
-                continue  # "a monthly plan can be refunded" reports nothing; "plans to build" does
             first, end = _clause_of(support, h)
-            if end < len(support.tokens) and sentence_initial(support.raw, support.tokens[first]):
+            if tok.norm in _REPORTS_BEFORE and not any(
+                    t.norm in ("to", "that", "of") for t in support.tokens[h + 1 : min(end, h + 5)]):
+                continue  # "a monthly plan", "the recommended dose", "claimed the title" report nothing
+            if h > 0 and support.tokens[h - 1].norm in _DETERMINERS:
+                continue  # "the accused man"
+            if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
                 return f"certainty: its support says '{_span(support, h, min(end - 1, h + 3))} ...', the claim states it as fact"
@@ -591,11 +623,11 @@ def _causes(text: Text, i: int) -> bool:
     return text.verb(i) or text.tokens[i - 1].norm in _AUXILIARIES
 
 
-def _roles_swapped(claim: Text, support: Text, lex: Lexicon) -> str:
+def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozenset[int] = frozenset()) -> str:
     """A note when a verb of the claim finds its two sides the other way round in the support (see the module
-    docstring), else ''."""
+    docstring), else ''. `skip`: claim tokens whose sides swap with a comparison restated from its other side."""
     for i, stem in enumerate(claim.stems):
-        if not stem or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
+        if not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
                 i > 0 and claim.tokens[i - 1].norm not in _DETERMINERS and not claim.tokens[i].capitalised
                 and any(support.verb(j) and support.tokens[j].norm == claim.tokens[i].norm
                         for j in support.positions.get(claim.all_stems[i], [])))):

@@ -8,13 +8,14 @@ and drops the group the result holds for. Two kinds of restriction are read:
   OPENERS ("In mice, ...", "Among men over 60, ...", "For first-time
   offenders, ...", "When the soil is waterlogged, ..."), unless it only
   places the text itself, its method or a time (its first content word a
-  year, a number or a decade, or any word of FRAMING_WORDS: "In this study",
-  "In adjusted analyses", "In 2010", "For example", "In March"; "Among men
-  over 60" restricts);
+  year, a number or a decade, or a word up to it of DISCOURSE_WORDS or
+  TIME_WORDS: "In this study", "In adjusted analyses", "In 2010", "For
+  example", "In the late 1990s", "On Monday"; "Among men over 60" and "In
+  those with diabetes" restrict);
 - a condition after CONDITIONS or "provided that" ("... only if taken after
   the first trimester", "... unless the key is revoked"), up to the end of
   its clause;
-  "even if" and "as if" restrict nothing.
+  "even if", "as if", "unless otherwise ..." and "not only in ..." restrict nothing.
 
 The claim must state the restriction's first content word (its head: "mice",
 "men", "first-time", "soil"); a claim that states it elsewhere, in any order,
@@ -26,61 +27,73 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arborist.verify.normalize import Token, is_decade, sentence_initial
+from arborist.verify.normalize import Token, is_decade
 
 OPENERS = frozenset("in among amongst for on when whenever if unless under with within during".split())
 CONDITIONS = frozenset("if unless".split())  # and "provided that"
 # After "only", these open a restriction too ("only in mice", "only when heated").
 ONLY_OPENERS = frozenset("if when in among for during under unless".split())
-FRAMING_WORDS = frozenset(
-    """this these that those such our its their present current study paper report trial review analysis work
-    article analyses adjusted multivariable multivariate univariate sensitivity meta addition contrast summary conclusion particular general example instance total practice fact turn
-    short brief result sum other words comparison response order view light meantime end future past recent
-    average theory principle contrary whole part effect case cases regard respect terms sense way hand
-    january february march april june july august september october november december spring summer autumn
-    winter morning evening""".split()
+# Words that tie a text to what came before or to the work it reports, and restrict nothing ("However, ...",
+# "In addition, ...", "In this study, ...", "In adjusted analyses, ..."). `parts` skips them too.
+DISCOURSE_WORDS = frozenset(
+    """however moreover furthermore additionally therefore thus hence consequently overall notably importantly
+    instead meanwhile finally indeed specifically similarly likewise nevertheless nonetheless accordingly
+    respectively otherwise addition contrast summary conclusion particular general example instance total
+    practice fact turn short brief result sum words comparison response order view light meantime end average
+    theory principle contrary whole part effect regard respect terms sense way hand present current study
+    studies paper report trial review analysis analyses work article adjusted multivariable multivariate
+    univariate sensitivity meta cohort sample dataset data survey experiment experiments""".split()
+)
+# Words that place a text in time ("In the late 1990s", "On Monday", "In the nineteenth century").
+TIME_WORDS = frozenset(
+    """january february march april june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday spring summer autumn winter morning evening night today
+    yesterday recent recently future past early late mid century centuries decade decades year years month
+    months week weeks eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth
+    nineteenth twentieth""".split()
 )
 MAX_OPENER_TOKENS = 10
 
 
-def restrictions(raw: str, tokens: Sequence[Token], stems: Sequence[str | None],
-                 breaks: Sequence[bool]) -> list[tuple[int, int]]:
+def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: Sequence[bool],
+                 initial: Sequence[bool]) -> list[tuple[int, int]]:
     """The token ranges [first, end) of the support's restrictions, each starting at its opener or condition
-    word."""
+    word. `initial[i]`: token i starts a sentence."""
     out: list[tuple[int, int]] = []
     n = len(tokens)
 
     def clause_end(i: int) -> int:
         end = i + 1
-        while end < n and not breaks[end] and not sentence_initial(raw, tokens[end]):
+        while end < n and not breaks[end] and not initial[end]:
             end += 1
         return end
 
     for i, tok in enumerate(tokens):
         norm = tok.norm
-        opens = norm in OPENERS and sentence_initial(raw, tok)
-        only = norm == "only" and i + 1 < n and tokens[i + 1].norm in ONLY_OPENERS
-        condition = i > 0 and tokens[i - 1].norm not in ("even", "as", "only") and (
+        before = tokens[i - 1].norm if i else ""
+        opens = norm in OPENERS and initial[i]
+        only = norm == "only" and before != "not" and i + 1 < n and tokens[i + 1].norm in ONLY_OPENERS
+        condition = i > 0 and before not in ("even", "as", "only") and (
             norm in CONDITIONS or (norm == "provided" and i + 1 < n and tokens[i + 1].norm == "that"))
-        if not (opens or only or condition):
-            continue
+        if not (opens or only or condition) or (i + 1 < n and tokens[i + 1].norm == "otherwise"):
+            continue  # "not only in mice but also ...", "unless otherwise stated"
         end = clause_end(i)
-        if opens and (end >= n or end - i > MAX_OPENER_TOKENS or sentence_initial(raw, tokens[end])):
+        if opens and (end >= n or end - i > MAX_OPENER_TOKENS or initial[end]):
             continue  # no comma closes it: the sentence itself starts with a preposition
         head = next((k for k in range(i + 1, end) if stems[k]), None)
         if head is None:
             continue
-        if opens and (tokens[head].number or is_decade(tokens[head].norm)
-                      or any(tokens[k].norm in FRAMING_WORDS for k in range(i + 1, end))):
-            continue  # "In 2010, ...", "In the 1990s, ...", "In this study, ..."
+        if opens and (tokens[head].number or is_decade(tokens[head].norm) or any(
+                tokens[k].norm in DISCOURSE_WORDS or tokens[k].norm in TIME_WORDS for k in range(i + 1, head + 1))):
+            continue  # "In 2010, ...", "In the late 1990s, ...", "In this study, ...", "On Monday, ..."
         out.append((i, end))
     return out
 
 
-def dropped(claim_stems: frozenset[str], raw: str, tokens: Sequence[Token], stems: Sequence[str | None],
-            breaks: Sequence[bool]) -> tuple[int, int] | None:
+def dropped(claim_stems: frozenset[str], tokens: Sequence[Token], stems: Sequence[str | None],
+            breaks: Sequence[bool], initial: Sequence[bool]) -> tuple[int, int] | None:
     """The first restriction of the support whose head the claim does not state, or None."""
-    for first, end in restrictions(raw, tokens, stems, breaks):
+    for first, end in restrictions(tokens, stems, breaks, initial):
         head = next(s for s in stems[first + 1 : end] if s)
         if head not in claim_stems:
             return first, end

@@ -262,9 +262,10 @@ def _verify_item(
     failures += why
 
     quote_ok = bool(quote and quote.passed)
-    backs_claim = mode == "quote" or (
-        quote_ok and item.quote is not None and _quote_backs_claim(claim, item.quote, cited, policy, lex)
-    )
+    # the claim as each cited chunk reads it beside its quote, read once for the checks against the quote
+    supports = ([_quote_support(claim, item.quote, chunk, lex) for chunk in cited]
+                if quote_ok and item.quote is not None and mode != "quote" else [])
+    backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, policy))
     replaced = _subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     if replaced is not None:
         backs_claim = False
@@ -287,7 +288,7 @@ def _verify_item(
                                            f"says {', '.join(unstated)}"})
             _add(failures, Reason.QUALIFIER_UNSTATED)
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and policy.polarity_checks:
-        added = _unstated_parts(claim, item.quote, cited, lex)
+        added = _unstated_parts(supports)
         if added:
             backs_claim = False
             failures.append(Reason.PART_UNSTATED)
@@ -375,12 +376,10 @@ def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> t
     return wide, own, defs
 
 
-def _quote_backs_claim(
-    claim: Claim, quote: str, cited: list[Prepared], policy: VerifierPolicy, lex: Lexicon
-) -> bool:
-    """Entities and paraphrase of the claim, checked against the quote alone (see `_quote_support`)."""
-    for chunk in cited:
-        wide, own, _ = _quote_support(claim, quote, chunk, lex)
+def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], policy: VerifierPolicy) -> bool:
+    """Entities and paraphrase of the claim, checked against the quote alone (`supports`: see `_quote_support`,
+    one per cited chunk)."""
+    for wide, own, _ in supports:
         entities, _ = entities_check(wide, [own])
         paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if entities.passed and paraphrase.passed:
@@ -388,12 +387,11 @@ def _quote_backs_claim(
     return False
 
 
-def _unstated_parts(claim: Claim, quote: str, cited: list[Prepared], lex: Lexicon) -> list[str]:
+def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list[str]:
     """The claim's parts (conjuncts, list items, clauses: see `parts`) of which its quote states no content
     word, read against the cited chunk that leaves the fewest such parts."""
     fewest: list[str] | None = None
-    for chunk in cited:
-        wide, own, defs = _quote_support(claim, quote, chunk, lex)
+    for wide, own, defs in supports:
         found = unstated_parts(wide.text, own.stem_set, frozenset(defs))
         if fewest is None or len(found) < len(fewest):
             fewest = found
