@@ -743,3 +743,45 @@ def test_reviewed_numbers() -> None:
 def test_a_long_support_is_read_in_linear_time() -> None:
     support = "x" * 200_000 + " " + "if " * 999
     assert isinstance(compare("The drug works if taken.", support, LEX), list)  # no quadratic scan of the text
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The modified alloy is denser than standard aluminium.", "The modified alloy is less dense than standard "
+         "aluminium.", Reason.DIRECTION_MISMATCH),
+        ("Store-brand oil was dearer than the leading label.", "Store-brand oil was cheaper than the leading label.",
+         Reason.DIRECTION_MISMATCH),
+        ("It will pass within 1.2 million miles of Earth.", "It will pass within 1.2 million kilometres of Earth.",
+         Reason.UNIT_MISMATCH),
+        ("Each key may make up to 100 requests per hour.", "Each key may make up to 100 requests per minute.",
+         Reason.UNIT_MISMATCH),
+        ("The contract is worth $2.3 billion over four years.", "The contract is worth $2.3 million over four years.",
+         Reason.UNIT_MISMATCH),
+        ("Coffee consumption lowered the risk of gallstones in the cohort.",
+         "Coffee consumption was linked to a lower risk of gallstones in the cohort.", Reason.CERTAINTY_UNSTATED),
+        ("The defendant forged the signatures.", "Prosecutors said the defendant forged the signatures.",
+         Reason.CERTAINTY_UNSTATED),
+        ("Students are required to submit a draft.", "Students are encouraged to submit a draft.",
+         Reason.DIRECTION_MISMATCH),
+        ("Buses on the route usually run late.", "Buses on the route sometimes run late.", Reason.DIRECTION_MISMATCH),
+        ("Pasta needs three extra minutes of boiling.", "At high altitude, pasta needs three extra minutes of boiling.",
+         Reason.SCOPE_DROPPED),
+    ],
+)
+def test_held_out_three_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+def test_a_name_with_a_capital_inside_must_be_stated() -> None:
+    evidence = [{"id": "E1", "title": "Release notes", "text": "The bug was fixed in the Android app in version 8.1."}]
+    claim = "The bug was fixed in the iOS app in version 8.1."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": evidence[0]["text"]}],
+              "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert Reason.ENTITY_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+def test_the_most_common_is_not_a_frequency_word_of_its_own() -> None:
+    assert Reason.DIRECTION_UNSTATED in reasons("The most prevalent adverse events are cardiovascular.",
+                                                "Gastrointestinal events were most common.")

@@ -175,9 +175,9 @@ def test_negated_claim_is_not_verified_by_the_positive_sentence() -> None:
 
 
 def test_claim_with_matching_negation_is_verified() -> None:
-    _, c = one("The light was never dark during the storms.")
+    _, c = one("Fishermen said the light was never dark during the storms.")
     assert c.verdict is Verdict.VERIFIED_SPAN, c.checks.span.detail
-    _, c = one("The light was dark during the storms.")
+    _, c = one("Fishermen said the light was dark during the storms.")
     assert c.verdict is not Verdict.VERIFIED_SPAN and Reason.NEGATION_MISMATCH in c.reasons
 
 

@@ -74,7 +74,8 @@ COUNT_WORDS = {
 # and "once" are left words: "first" is a qualifier word of the policy, and "once" mostly means "formerly".
 ORDINAL_WORDS = {
     w: str(i) for i, w in enumerate(
-        "_ _ second third fourth fifth sixth seventh eighth ninth tenth".split()) if w != "_"
+        """_ _ second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
+        fifteenth sixteenth seventeenth eighteenth nineteenth twentieth""".split()) if w != "_"
 }
 MULTIPLE_WORDS = {
     "half": "0.5", "halved": "0.5", "twice": "2", "thrice": "3", "doubled": "2", "tripled": "3", "quadrupled": "4",
@@ -298,6 +299,9 @@ def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
     """
     names = []
     for i, tok in enumerate(tokens):
+        if not tok.number and not tok.capitalised and any(c.isupper() for c in tok.surface[1:]):
+            names.append(tok)  # "iOS", "eBay", "mTOR": a capital inside a word names something
+            continue
         if not tok.capitalised or is_stopword(tok.norm):
             continue
         if sentence_initial(text, tok):

@@ -215,6 +215,12 @@ class Text:
         text.event_stems = list(all_stems)
         for k, stem in zip(spelled, stem_all([tokens[k].surface.casefold() for k in spelled]), strict=True):
             text.event_stems[k] = stem
+        # a comparative no direction pair lists is "more" ("denser than" over "less dense than")
+        for k in range(len(tokens) - 1):
+            norm = tokens[k].norm
+            if (tokens[k + 1].norm == "than" and norm.endswith("er") and len(norm) > 4 and stems[k]
+                    and not any(_event_side(p, all_stems[k]) for p in lex.pairs)):
+                text.event_stems[k] = "more"
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -515,22 +521,46 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     return findings
 
 
-def _unit_after(text: Text, i: int, lex: Lexicon) -> int | None:
-    """The unit group of the word right after number token i, if it is a unit."""
-    if i + 1 >= len(text.tokens) or text.breaks[i + 1]:
-        return None
-    return lex.units.get(text.tokens[i + 1].norm)
+def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
+    """The scale and the unit groups of number token i: the words right after it ("6 hours", "1.2 million
+    miles", "$2.3 billion") and the word after "per" within the next three ("100 requests per hour")."""
+    scales: set[int] = set()
+    units: set[int] = set()
+    n = len(text.tokens)
+    k = i + 1
+    while k < n and not text.breaks[k]:
+        unit = lex.units.get(text.tokens[k].norm)
+        scale = text.tokens[k].norm in _SCALE_WORDS
+        if unit is not None:
+            (scales if scale else units).add(unit)
+        if not scale:
+            break
+        k += 1
+    for m in range(k, min(n - 1, k + 3)):
+        if text.breaks[m + 1] or text.tokens[m].number:
+            break
+        if text.tokens[m].norm == "per" and (unit := lex.units.get(text.tokens[m + 1].norm)) is not None:
+            units.add(unit)
+            break
+    return frozenset(scales), frozenset(units)
 
 
 def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
-    """A note when a number of the claim names a unit and every time the support states that number it names
-    another ("6 days" over "6 hours"); else ''."""
+    """A note when a number of the claim names a scale or a unit and every time the support states that number
+    it names another ("6 days" over "6 hours", "$2.3 billion" over "$2.3 million"; "60 per hour" over "60 miles
+    per hour" shares its unit); else ''."""
+    def apart(mine: tuple[frozenset[int], frozenset[int]], theirs: tuple[frozenset[int], frozenset[int]]) -> bool:
+        return any(a and b and not a & b for a, b in zip(mine, theirs, strict=True))
+
     for i, tok in enumerate(claim.tokens):
-        if not tok.number or (unit := _unit_after(claim, i, lex)) is None:
+        if not tok.number:
+            continue
+        unit = _unit_after(claim, i, lex)
+        if not any(unit):
             continue
         theirs = [(j, _unit_after(support, j, lex)) for j in support.positions.get(claim.all_stems[i], [])
                   if support.tokens[j].number]
-        if theirs and all(u is not None and u != unit for _, u in theirs):
+        if theirs and all(apart(unit, u) for _, u in theirs):
             j = theirs[0][0]
             return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
     return ""
@@ -546,6 +576,9 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
         end += 1
     return first, end
 
+
+# Words that scale a number before its unit ("1.2 million miles").
+_SCALE_WORDS = frozenset("thousand thousands million millions billion billions trillion".split())
 
 # Negators that deny an object ("received no compensation", "found nothing"): they deny the verb before them too.
 _OBJECT_NEGATORS = frozenset("no nothing none".split())
@@ -596,7 +629,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
         if s not in lex.associations or support.compound(a):
             continue  # "Fas-associated death domain" names a protein
         first, end = _clause_of(support, a)
-        if claim.all_stems[cause] in support.all_stems[first:end]:
+        if any(support.all_stems[k] == claim.all_stems[cause] and _causes(support, k) for k in range(first, end)):
             continue  # "smoking causes cancer and is associated with stroke" states the cause itself
         if len(wanted & {x for x in support.stems[first:end] if x}) >= 2:
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "

@@ -29,7 +29,8 @@ from collections.abc import Sequence
 
 from arborist.verify.normalize import Token, is_decade
 
-OPENERS = frozenset("in among amongst for on when whenever if unless under with within during".split())
+OPENERS = frozenset("in among amongst for on at from when whenever if unless under with within during outside "
+                    "inside except".split())
 CONDITIONS = frozenset("if unless".split())  # and "provided that"
 # After "only", these open a restriction too ("only in mice", "only when heated").
 ONLY_OPENERS = frozenset("if when in among for during under unless".split())
