@@ -785,3 +785,29 @@ def test_a_name_with_a_capital_inside_must_be_stated() -> None:
 def test_the_most_common_is_not_a_frequency_word_of_its_own() -> None:
     assert Reason.DIRECTION_UNSTATED in reasons("The most prevalent adverse events are cardiovascular.",
                                                 "Gastrointestinal events were most common.")
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The council will plant two thousand trees.", ["2000"]),
+        ("The ward had twenty-five patients.", ["25"]),
+        ("It took one hundred and twenty days.", ["120"]),
+        ("Two hundred and fifty-three votes were cast.", ["253"]),
+        ("Thousands of people marched.", []),
+        ("Five million people live there.", ["5"]),
+        ("Ten twenty-minute sessions were held.", ["10", "20"]),
+    ],
+)
+def test_count_words_joined_into_one_number_are_that_number(text: str, numbers: list[str]) -> None:
+    from arborist.verify.normalize import tokenise
+
+    assert [t.norm for t in tokenise(text) if t.number] == numbers
+
+
+def test_a_number_written_in_words_states_its_digits() -> None:
+    evidence = [{"id": "E1", "title": "Trees", "text": "The council will plant two thousand trees this winter."}]
+    claim = "The council will plant 2,000 trees this winter."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": evidence[0]["text"]}],
+              "abstained_requests": []}
+    assert verify_answer(claim, "claim_lattice", evidence, answer).label is Label.STRICT

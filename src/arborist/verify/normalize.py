@@ -15,7 +15,9 @@ offsets in the *original* text, so a report can point at the exact span:
   as "1980s" already is (not the year 1980 and an "s");
 - other apostrophes split ("Marta's" -> "marta", "s");
 - "up-regulated" and "down-regulated" are one word each, as "upregulated" is;
-- a count written as a word is its number ("eight" -> "8"; not "one"), and so
+- a count written as a word is its number ("eight" -> "8"; not "one"), count
+  words joined into one number are that number ("two thousand" -> "2000",
+  "twenty-five" -> "25"), and so
   are a digit ordinal ("16th" -> "16"), an ordinal or a multiple written as a
   word ("third", "tripled", "threefold" -> "3", "half" -> "0.5"; not "first") and a
   frequency ("twice" -> "2"; "once daily" -> "1");
@@ -165,23 +167,70 @@ _MULTIPLIERS = frozenset("hundred hundreds thousand thousands".split())
 
 
 def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
-    """A count word joined to another ("twenty-five", "two hundred") stays a word: read apart, its pieces would
-    be numbers the text does not state (20 and 5 for 25)."""
-    def spelled(k: int) -> bool:
-        return 0 <= k < len(tokens) and (tokens[k].spelled or tokens[k].norm in _MULTIPLIERS)
-
+    """Count words joined into one number ("twenty-five", "two thousand", "one hundred and twenty") are that
+    number, one token ("two thousand" states 2000, as "2,000" does); read apart, their pieces would be numbers
+    the text does not state (20 and 5 for 25). A run that does not read as one number ("ten twenty-minute
+    sessions") keeps its tokens."""
     def joined(a: int, b: int) -> bool:
         return text[tokens[a].end : tokens[b].start] in (" ", *HYPHENS)
 
-    out = list(tokens)
-    for k, tok in enumerate(tokens):
-        if tok.spelled and (
-                (spelled(k - 1) and joined(k - 1, k)) or (spelled(k + 1) and joined(k, k + 1))):
-            out[k] = Token(tok.surface.casefold(), tok.start, tok.end, tok.surface)
+    def part(k: int) -> bool:
+        tok = tokens[k]
+        return (tok.spelled and tok.surface.casefold() in COUNT_WORDS) or tok.norm in _MULTIPLIERS or (
+            tok.norm == "one" and k + 1 < len(tokens) and tokens[k + 1].norm in _MULTIPLIERS)
+
+    out: list[Token] = []
+    k = 0
+    while k < len(tokens):
+        end = k
+        if part(k):
+            while True:
+                if end + 1 < len(tokens) and part(end + 1) and joined(end, end + 1):
+                    end += 1
+                elif (end + 2 < len(tokens) and tokens[end].norm in _MULTIPLIERS and tokens[end + 1].norm == "and"
+                      and part(end + 2) and joined(end, end + 1) and joined(end + 1, end + 2)):
+                    end += 2  # "one hundred and twenty"
+                else:
+                    break
+        if end == k:
+            out.append(tokens[k])
+            k += 1
+            continue
+        run = [t for t in tokens[k : end + 1] if t.norm != "and"]
+        value = _run_value(run)
+        surface = text[run[0].start : run[-1].end]
+        if value is None:
+            out.extend(tokens[k : end + 1])  # "ten twenty-minute sessions": two numbers side by side
+        else:
+            out.append(Token(str(value), run[0].start, run[-1].end, surface, True))
+        k = end + 1
     return out
 
 
-# What follows "once" when it counts ("once daily", "once a week", "once per cycle", "once every 90 days").
+def _run_value(run: list[Token]) -> int | None:
+    """The number a run of count words names, or None ("thousands", "hundred five")."""
+    total, current = 0, 0
+    for tok in run:
+        word = tok.surface.casefold()
+        if word in ("hundreds", "thousands"):
+            return None
+        if word == "hundred":
+            if current == 0 or current >= 100:
+                return None
+            current *= 100
+        elif word == "thousand":
+            if current == 0:
+                return None
+            total, current = total + current * 1000, 0
+        else:
+            n = 1 if word == "one" else int(COUNT_WORDS[word])
+            below_hundred = current % 100
+            if (n >= 10 and below_hundred) or (n < 10 and below_hundred % 10):
+                return None  # "ten twenty", "twenty-five three"
+            current += n
+    return total + current
+
+
 # What follows "once" when it counts ("once daily", "once a week", "once per cycle", "once every 90 days").
 _FREQUENCY_NEXT = frozenset("daily weekly monthly yearly annually hourly nightly".split())
 _FREQUENCY_ARTICLES = frozenset("a an per every".split())
