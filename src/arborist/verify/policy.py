@@ -94,7 +94,8 @@ class VerifierPolicy(BaseModel):
         "of the question is stated by no admitted block (text or title)",
     )
     polarity_checks: bool = Field(
-        default=True, description="negation, direction and comparison of a claim against its quote or span"
+        default=True, description="negation, direction, comparison, roles, certainty, units and scope of a claim "
+        "against its quote or span, and the parts of a claim its quote must state"
     )
     negation_words: tuple[str, ...] = Field(
         default=lexicon.NEGATION_WORDS, description="words that negate the next content word of their clause"
