@@ -87,9 +87,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from arborist.text import STOPWORDS, stem_all
+from arborist.text import stem_all
 from arborist.verify import scope
-from arborist.verify.normalize import CLAUSE_MARKS, HYPHENS, Token, sentence_initials, token_stems, tokenise
+from arborist.verify.normalize import (
+    CLAUSE_MARKS,
+    HYPHENS,
+    Token,
+    is_stopword,
+    sentence_initials,
+    token_stems,
+    tokenise,
+)
 from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
@@ -194,6 +202,11 @@ class Text:
     prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
     event_stems: list[str] = field(default_factory=list)  # all_stems, with a number word's own stem ("doubl")
     _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+
+    @cached_property
+    def content(self) -> frozenset[str]:
+        """The distinct content stems."""
+        return frozenset(s for s in self.stems if s)
 
     @cached_property
     def initial(self) -> list[bool]:
@@ -512,8 +525,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     unit = _unit_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
-    restricted = scoped and scope.dropped(frozenset(s for s in claim.stems if s), support.tokens, support.stems,
-                                          support.breaks, support.initial)
+    restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
+                                          support.initial)
     if restricted:
         first, end = restricted
         add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
@@ -605,7 +618,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     only relates (an association word in a clause with two of the claim's words) what the claim states as fact
     or as cause, and the claim says neither; else ''."""
     claim_words = {t.norm for t in claim.tokens}
-    wanted = {s for s in claim.stems if s}
+    wanted = claim.content
     if not claim_words & lex.hedges:
         for h, tok in enumerate(support.tokens):
             if tok.norm not in lex.hedges or (tok.surface == "May" and not support.initial[h]):
@@ -640,7 +653,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
 def _plural(tok: Token) -> bool:
     """A plural noun as far as spelling tells: a content word ending in -s (not -ss, -us, -is) or -ies."""
     norm = tok.norm
-    return (not tok.number and len(norm) > 3 and norm not in STOPWORDS and norm.endswith("s")
+    return (not tok.number and len(norm) > 3 and not is_stopword(norm) and norm.endswith("s")
             and not norm.endswith(("ss", "us", "is", "ous")))
 
 

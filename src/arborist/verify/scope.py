@@ -50,17 +50,16 @@ TIME_WORDS = frozenset(
     """january february march april june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday spring summer autumn winter morning evening night today
     yesterday recent recently future past early late mid century centuries decade decades year years month
-    months week weeks eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth
-    nineteenth twentieth""".split()
-)
+    months week weeks""".split()
+)  # ordinals ("the nineteenth century") are numbers (`normalize.ORDINAL_WORDS`), skipped as such
 MAX_OPENER_TOKENS = 10
 
 
 def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: Sequence[bool],
-                 initial: Sequence[bool]) -> list[tuple[int, int]]:
-    """The token ranges [first, end) of the support's restrictions, each starting at its opener or condition
-    word. `initial[i]`: token i starts a sentence."""
-    out: list[tuple[int, int]] = []
+                 initial: Sequence[bool]) -> list[tuple[int, int, int]]:
+    """The support's restrictions as (first, end, head): the token range [first, end) starting at its opener or
+    condition word, and the index of its first content word. `initial[i]`: token i starts a sentence."""
+    out: list[tuple[int, int, int]] = []
     n = len(tokens)
 
     def clause_end(i: int) -> int:
@@ -87,15 +86,14 @@ def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: S
         if opens and (tokens[head].number or is_decade(tokens[head].norm) or any(
                 tokens[k].norm in DISCOURSE_WORDS or tokens[k].norm in TIME_WORDS for k in range(i + 1, head + 1))):
             continue  # "In 2010, ...", "In the late 1990s, ...", "In this study, ...", "On Monday, ..."
-        out.append((i, end))
+        out.append((i, end, head))
     return out
 
 
 def dropped(claim_stems: frozenset[str], tokens: Sequence[Token], stems: Sequence[str | None],
             breaks: Sequence[bool], initial: Sequence[bool]) -> tuple[int, int] | None:
     """The first restriction of the support whose head the claim does not state, or None."""
-    for first, end in restrictions(tokens, stems, breaks, initial):
-        head = next(s for s in stems[first + 1 : end] if s)
-        if head not in claim_stems:
+    for first, end, head in restrictions(tokens, stems, breaks, initial):
+        if stems[head] not in claim_stems:
             return first, end
     return None

@@ -251,9 +251,9 @@ def _verify_item(
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
+    short = mode != "quote" and _bare(item.text)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
-    scoped = not (mode != "quote" and _bare(item.text))
-    disagreement = (lambda support: compare(item.text, support, lex, scoped)) if policy.polarity_checks else None
+    disagreement = (lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
     span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
     failures += why
     entities, why = entities_check(claim, cited)
@@ -302,7 +302,7 @@ def _verify_item(
         notes += [f"quote: {f.note}" for f in findings]
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
     # verified only by a quote that holds it and says most of what the question asks about.
-    bare = mode != "quote" and _bare(item.text) and bool(question_stems)
+    bare = short and bool(question_stems)
     asked = question_stems - claim.stems
     on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
