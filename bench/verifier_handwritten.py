@@ -74,13 +74,38 @@ def strict(row: dict[str, Any], policy: VerifierPolicy) -> tuple[bool, list[str]
     return v.label is Label.STRICT, [r.value for r in v.claims[0].reasons]
 
 
+FIELDS = ("set", "category", "expected", "claim", "quote", "passage", "title")
+
+
+def read_pairs(path: Path) -> list[dict[str, Any]]:
+    """The pairs of a JSON Lines file; a file that cannot be read, or a line without the fields a pair needs,
+    exits with one line naming the file and the line."""
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"error: cannot read pairs file {path}: {exc}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SystemExit(f"error: {path}:{number}: not JSON ({exc.msg})") from None
+        missing = [f for f in FIELDS if not isinstance(row, dict) or not isinstance(row.get(f), str)]
+        if missing:
+            raise SystemExit(f"error: {path}:{number}: a pair needs the text fields {', '.join(missing)}")
+        rows.append(row)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", action="store_true", help="print every pair the default policy gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--pairs", type=Path, default=PAIRS, help="pairs in this file's shape, reported by their 'set'")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in args.pairs.read_text("utf-8").splitlines() if line.strip()]
+    rows = read_pairs(args.pairs)
     policies = {"baseline (polarity checks off)": VerifierPolicy(polarity_checks=False), "default": VerifierPolicy()}
     figures: dict[str, Any] = {}
     for name in dict.fromkeys(r["set"] for r in rows):

@@ -4,6 +4,8 @@ rejecting the reversed, overstated and narrowed claims it rejects today, and kee
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -44,3 +46,22 @@ def test_every_pair_quotes_its_passage() -> None:
     for line in PAIRS.read_text("utf-8").splitlines():
         row = json.loads(line)
         assert row["quote"] in row["passage"] and row["expected"] in ("accept", "reject")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read pairs file"),
+        ('{"set": "x"\n', ":1: not JSON"),
+        ('\n{"set": "x", "category": "negation", "expected": "reject", "claim": "c", "quote": "q"}\n',
+         ":2: a pair needs the text fields passage, title"),
+    ],
+)
+def test_a_bad_pairs_file_is_one_line_naming_it(tmp_path: Path, content: str | None, message: str) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    if content is not None:
+        pairs.write_text(content, encoding="utf-8")
+    bench = PAIRS.parents[1] / "verifier_handwritten.py"
+    done = subprocess.run([sys.executable, str(bench), "--pairs", str(pairs)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode != 0 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
