@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
-`bench/data/handwritten_pairs.jsonl` holds 1086 pairs written for this bench
+`bench/data/handwritten_pairs.jsonl` holds 1186 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
 try the verifier: the claim is its own question, its quote is one sentence
 of a 2-4 sentence passage (the cited E1), and a human says whether the quote
@@ -21,7 +21,7 @@ backs the claim:
   abbreviation, a dropped detail, a hedge kept, a comparison from its other
   side). STRICT is right.
 
-Five sets, reported apart, each written by a hand that had seen neither the
+Six sets, reported apart, each written by a hand that had seen neither the
 verifier's code nor the sets before it:
 
 - `tuned` (138 + 40, written first; the rules of verifier policy /11-/14
@@ -45,6 +45,13 @@ verifier's code nor the sets before it:
   later figures are not blind;
 - `held-out-4` (140 + 80), written after /22 and measured once, blind: at
   /18 59/140 false STRICT and 64/80 accepted; at /22 29/140 and 64/80.
+  /24 then took classes from its failures (swapped compared terms, "twice
+  a day", fractions, causes and phrases as parts), so its later figures
+  are not blind;
+- `comparisons` (50 + 50), written for /24 to develop the reading of
+  compared terms on: swapped terms and converse restatements in many
+  forms ("higher in X than in Y", "twice as likely as", "Compared with
+  B, A ..."). At /23 30/50 false STRICT and 26/50 accepted.
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in

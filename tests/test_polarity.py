@@ -620,6 +620,45 @@ def test_a_comparison_with_one_side_turned_still_disagrees() -> None:
                                                  "The southern runway is shorter than the northern runway.")
 
 
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        # the terms are the subject and the phrase after "than", past the verb and the shared words
+        ("Oat milk contains more added sugar than soy milk per glass.",
+         "Soy milk contains more added sugar than oat milk per glass."),
+        ("Teachers in the district earned 9 percent less than nurses in comparable posts.",
+         "Nurses in the district earned 9 percent less than teachers in comparable posts."),
+        # the terms in the phrases after the comparative and after "than"
+        ("Pollen counts were four times higher in the valley than on the ridge.",
+         "Pollen counts were four times higher on the ridge than in the valley."),
+        ("Relapse was more common among vegetarians than among meat eaters.",
+         "Relapse was more common among meat eaters than among vegetarians."),
+    ],
+)
+def test_compared_terms_swapped_are_a_comparison_mismatch(claim: str, support: str) -> None:
+    assert Reason.COMPARISON_MISMATCH in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Imports from Chile were smaller than imports from Peru in May.",
+         "Imports from Peru were larger than imports from Chile in May."),
+        # the verb before a comparison restated from its other side agrees with it
+        ("The Owls have won more away games than the Foxes this year.",
+         "The Foxes have won fewer away games than the Owls this year."),
+        # a number is no term: "than 2.7 are" holds no word of the claim's other side
+        ("Firmware releases older than 2.7 are not supported by the dock.",
+         "The dock does not support firmware releases older than 2.7."),
+        # a word after "than" compares nothing itself
+        ("Sales of heat pumps rose faster than sales of boilers.", "Sales of heat pumps rose faster than sales of boilers last year."),
+    ],
+)
+def test_comparisons_read_as_terms_still_agree(claim: str, support: str) -> None:
+    assert Reason.COMPARISON_MISMATCH not in reasons(claim, support)
+    assert Reason.DIRECTION_MISMATCH not in reasons(claim, support)
+
+
 def test_short_words_ending_in_ed_are_no_verbs() -> None:
     assert not reasons("The referee showed the defender a red card in the 80th minute.",
                        "The defender was shown a red card by the referee in the 80th minute.")
@@ -811,3 +850,89 @@ def test_a_number_written_in_words_states_its_digits() -> None:
     answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": evidence[0]["text"]}],
               "abstained_requests": []}
     assert verify_answer(claim, "claim_lattice", evidence, answer).label is Label.STRICT
+
+
+# --- policy /24: terms of a comparison, equatives, fractions, frequencies, parts ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Women in the survey were three times as likely as men to cycle to work.",
+         "Men in the survey were three times as likely as women to cycle to work."),
+        ("The older bridge is not as wide as the new bridge.", "The new bridge is not as wide as the older bridge."),
+        ("Snowfall is heavier in January than in March.", "Snowfall is heavier in March than in January."),
+        ("The router sends more packets to the spare link than to the main link.",
+         "The router sends more packets to the main link than to the spare link."),
+        ("Fares for the night bus are 20 percent higher than for the day bus.",
+         "Fares for the day bus are 20 percent higher than for the night bus."),
+        ("Firmware 2.1 boots faster than firmware 3.0 on older boards.",
+         "Firmware 3.0 boots faster than firmware 2.1 on older boards."),
+        ("Riders who paid by app waited longer than riders who paid in cash.",
+         "Riders who paid in cash waited longer than riders who paid by app."),
+    ],
+)
+def test_policy_24_swapped_terms_are_a_comparison_mismatch(claim: str, support: str) -> None:
+    assert Reason.COMPARISON_MISMATCH in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        # a bare "as ... as" states an equality: either way round
+        ("The ferry is as fast as the train.", "The train is as fast as the ferry."),
+        # the words of a comparison restated from its other side turn with it
+        ("Fatigue was less common with the short course than with the long course.",
+         "Fatigue was more common with the long course than with the short course."),
+        # two comparatives no pair relates are not read as the same one
+        ("The old engine is louder at idle than the new engine.", "The new engine is quieter at idle than the old engine."),
+    ],
+)
+def test_policy_24_comparisons_that_agree(claim: str, support: str) -> None:
+    assert Reason.COMPARISON_MISMATCH not in reasons(claim, support)
+    assert Reason.DIRECTION_MISMATCH not in reasons(claim, support)
+
+
+def test_policy_24_frequency_after_a_is_a_unit() -> None:
+    assert Reason.UNIT_MISMATCH in reasons("Water the cuttings twice a day in summer.",
+                                           "Water the cuttings twice a week in summer.")
+    assert Reason.UNIT_MISMATCH not in reasons("Water the cuttings twice a day.", "Water the cuttings twice a day in summer.")
+
+
+def test_policy_24_fractions_are_numbers_and_shares() -> None:
+    def label(claim: str, quote: str) -> tuple[Label, list[Reason]]:
+        evidence = [{"id": "E1", "title": "Report", "text": quote}]
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        v = verify_answer(claim, "claim_lattice", evidence, answer)
+        return v.label, v.claims[0].reasons
+
+    lab, why = label("About a quarter of the flats are social housing.", "About a third of the flats are social housing.")
+    assert Reason.NUMBER_MISSING in why and lab is not Label.STRICT
+    assert label("Two thirds of members voted in favour.", "Two thirds of members voted in favour of the plan.")[0] \
+        is Label.STRICT
+    # a share stated as a fraction or as a percentage is the same share
+    assert label("Sales in May were a fifth below their 2019 level.",
+                 "Sales in May were 20 percent below their 2019 level.")[0] is Label.STRICT
+    lab, why = label("Sales in May were a fifth below their 2019 level.",
+                     "Sales in May were 25 percent below their 2019 level.")
+    assert Reason.NUMBER_MISSING in why and lab is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "added"),
+    [
+        ("The site was offline for 20 minutes on Monday because of a broken cable.",
+         "The site was offline for 20 minutes on Monday.", "of a broken cable"),
+        ("Snow cover across the continent was 15 percent below normal in April.",
+         "Snow cover in the alpine regions was 15 percent below normal in April.", "across the continent"),
+    ],
+)
+def test_policy_24_causes_and_phrases_are_parts(claim: str, quote: str, added: str) -> None:
+    v, c = lattice(claim, quote)
+    assert Reason.PART_UNSTATED in c.reasons and v.label is not Label.STRICT
+    assert any(added in n for n in c.notes)
+
+
+def test_policy_24_compared_with_states_nothing_itself() -> None:
+    assert lattice("Compared with the old scanner, the new scanner reads barcodes faster.",
+                   "The new scanner reads barcodes faster than the old scanner.")[0].label is Label.STRICT

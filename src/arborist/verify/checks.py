@@ -37,12 +37,14 @@ paraphrase  The share of the claim's distinct content stems found in the best
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from bisect import bisect_left
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from itertools import accumulate
 
 from pydantic import BaseModel
@@ -368,20 +370,23 @@ def span_check(
 # ---------------------------------------------------------------- entities
 
 
-def _halves(text: str, tokens: list[Token]) -> set[str]:
-    """How `text` states a half: "half" (the word, read as 0.5) and "50%" (50 followed by %, percent, per cent)."""
-    out = set()
+def _shares(text: str, tokens: list[Token]) -> dict[str, str]:
+    """The fractions and percentages `text` states, each as its number and the percentage it is: "half" and "a
+    third" (read as 0.5 and 1/3) and "50%" / "20 percent" (a number followed by %, percent, per cent)."""
+    out: dict[str, str] = {}
     for k, tok in enumerate(tokens):
-        if tok.spelled and tok.norm == "0.5":
-            out.add("half")
-        elif tok.number and tok.norm == "50" and (text[tok.end : tok.end + 1] == "%" or (
+        if tok.number and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
+            top, _, bottom = tok.norm.partition("/")
+            value = Decimal(top) / Decimal(bottom or "1")
+            out[tok.norm] = f"fraction {round(value * 100)}"
+        elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
                 k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
-            out.add("50%")
+            with contextlib.suppress(InvalidOperation):
+                out[tok.norm] = f"percent {round(Decimal(tok.norm))}"
     return out
 
 
-# a claim's half stated the other way by its evidence: (claim's number, how the claim says it, evidence's way)
-_HALF_FORMS = (("0.5", "half", "50%"), ("50", "50%", "half"))
+_OTHER_WAY = {"fraction": "percent", "percent": "fraction"}
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -394,10 +399,14 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     for chunk in chunks:
         for tok in (*chunk.tokens, *chunk.title_tokens):
             (pool_numbers if tok.number else pool_words).add(tok.norm)
-    said = _halves(claim.text, claim.tokens)
+    # a claim's share stated the other way by its evidence: "half" and "50%", "a fifth" and "20 percent"
+    said = _shares(claim.text, claim.tokens)
     if said:
-        pool_halves = {form for chunk in chunks for form in _halves(chunk.ev.text, chunk.tokens)}
-        pool_numbers.update(n for n, claim_form, form in _HALF_FORMS if claim_form in said and form in pool_halves)
+        pool_shares = {form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()}
+        for n, form in said.items():
+            kind, value = form.split(" ")
+            if f"{_OTHER_WAY[kind]} {value}" in pool_shares:
+                pool_numbers.add(n)
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words]
     missing_names = [names[n] for n in reversed(names) if n not in pool_words]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])

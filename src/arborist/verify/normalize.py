@@ -84,6 +84,8 @@ MULTIPLE_WORDS = {
     "twofold": "2",
     "threefold": "3", "fourfold": "4", "fivefold": "5", "tenfold": "10",
 }
+# Ordinal words that name a fraction after "a"/"one" or a count ("a third", "two fifths"); "quarter" is one too.
+_DENOMINATORS = {w: n for w, n in ORDINAL_WORDS.items() if int(n) > 2} | {"quarter": "4"}
 _DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _DECADE = re.compile(r"1(?!000s)\d{2}0s|2\d{2}0s")  # "1000s" is a count (thousands), not a time
 
@@ -256,16 +258,21 @@ def _once(tokens: list[Token]) -> list[Token]:
 
 
 def _fractions_and_enumerations(text: str, tokens: list[Token]) -> list[Token]:
-    """An ordinal word that names a fraction ("a third of", "one fifth") or numbers a point of a list
-    ("Second, ...") stays a word: it states no count of the thing it is about."""
+    """An ordinal word that names a fraction is that fraction ("a third of" -> "1/3", "a quarter" -> "1/4",
+    "two thirds" -> "2/3"; it states no count of the thing it is about: not 3), and one that numbers a point of
+    a list ("Second, ...") stays a word."""
     out = list(tokens)
     for k, tok in enumerate(tokens):
-        if not (tok.spelled and tok.surface.casefold() in ORDINAL_WORDS):
-            continue
-        fraction = k > 0 and tokens[k - 1].norm in ("a", "an", "one")
-        listed = sentence_initial(text, tok) and text[tok.end : tok.end + 1] == ","
-        if fraction or listed:
-            out[k] = Token(tok.surface.casefold(), tok.start, tok.end, tok.surface)
+        word = tok.surface.casefold()
+        before = tokens[k - 1] if k > 0 else None
+        denominator = _DENOMINATORS.get(word.removesuffix("s"))
+        if denominator is not None and before is not None and (
+                (before.norm in ("a", "an", "one") and not word.endswith("s"))
+                or (before.number and before.spelled and word.endswith("s") and before.norm.isdigit())):
+            numerator = "1" if before.norm in ("a", "an", "one") else before.norm
+            out[k] = Token(f"{numerator}/{denominator}", tok.start, tok.end, tok.surface, number=True)
+        elif tok.spelled and word in ORDINAL_WORDS and sentence_initial(text, tok) and text[tok.end : tok.end + 1] == ",":
+            out[k] = Token(word, tok.start, tok.end, tok.surface)
     return out
 
 

@@ -4,11 +4,14 @@ Overlap counts words over the whole claim, so a claim that adds a conjunct,
 a list item or a clause to what its quote says ("Vitamin C deficiency
 causes scurvy and rickets" over "... causes scurvy"; "..., where he died")
 still clears the threshold on the words it shares. A claim is cut into parts
-at coordinators and relative words (and, or, but, which, where, who, while,
-...), before a preposition (in, on, at, by, for, with, from, ...: "... in
-nonhuman primates" over a quote on mouse models) and at commas, semicolons,
-colons and brackets; a part with a content word of which the quote states
-none is said by the claim alone.
+at coordinators, relative and causal words (and, or, but, which, where, who,
+while, because, so, ...), before a preposition (in, on, at, by, for, with,
+from, across, ...: "... in nonhuman primates" over a quote on mouse models),
+after a prepositional phrase at its verb ("Rainfall | across the country |
+was below average") and at commas, semicolons, colons and brackets; a part
+with a content word of which the quote states none is said by the claim
+alone. "Compared with B, ..." is no part of its own: the comparison is the
+polarity check's to read.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
 protein (RIP)") restates the words before it, and a connective or a word that frames the
@@ -22,15 +25,21 @@ from arborist.verify.normalize import CLAUSE_MARKS, Token, token_stems, tokenise
 from arborist.verify.scope import DISCOURSE_WORDS
 
 # Words that begin another conjunct or clause; they belong to no part.
-BOUNDARY_WORDS = frozenset("and or but nor which where who whom whose whereas while whilst although though".split())
+BOUNDARY_WORDS = frozenset("and or but nor which where who whom whose whereas while whilst although though because so thus "
+                            "thereby therefore hence compared relative versus vs".split())
 # Words that number the points of a list ("Second, ..."): a part of one of them states nothing.
 _ENUMERATORS = frozenset("first second third fourth fifth lastly next".split())
 # Prepositions that begin a phrase of their own ("... occurs in toddlers", "... in nonhuman primates"): a
 # phrase the quote states no word of is a detail the claim adds. "of" and "to" are left inside their part:
 # "the risk of", "led to" bind too tightly to the word before them.
 PREPOSITIONS = frozenset(
-    "in on at by for with from into during after before among between via through within against".split()
+    "in on at by for with from into during after before among between via through within against across throughout "
+    "under over without toward towards beyond near inside outside upon despite except amid along around".split()
 )
+
+# Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
+_VERB_WORDS = frozenset("is are was were be been has have had will would can could may might must should do does "
+                        "did".split())
 
 
 def parts(text: str) -> list[list[tuple[Token, str | None]]]:
@@ -40,7 +49,8 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS
-                              or any(c in CLAUSE_MARKS for c in between)):
+                              or any(c in CLAUSE_MARKS for c in between)
+                              or (tok.norm in _VERB_WORDS and out[-1][0][0].norm in PREPOSITIONS)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
             out[-1].append((tok, stem))

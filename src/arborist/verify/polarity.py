@@ -46,8 +46,12 @@ DIRECTION_UNSTATED: the claim asserts a direction its support never states
 near the claim's words (neighbourhood score below `STATED`).
 
 Comparison (COMPARISON_MISMATCH). When the claim compares ("A is more X
-than B", "A ... compared with B"), the support's comparison must not put A's
-words on B's side and B's on A's.
+than B", "A ... compared with B", "higher in A than in B", "twice as likely
+as B"), the support's comparison must not put A's words on B's side and B's
+on A's. The terms are read as phrases (see `_sides`): the subject or the
+phrase after the preposition that also opens B, and B up to its next
+preposition, so the words both terms share ("rice", "in adults") do not hide
+the swap. A bare "as ... as" states an equality and reads either way round.
 
 Roles (ROLES_SWAPPED). A verb of the claim with a content word on each
 side in its clause ("Pixar acquired Disney") must not find those words on
@@ -115,6 +119,15 @@ _SKIP = frozenset(
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
+# Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
+_TERM_ENDS = frozenset("in on at per for during among across within by from with after before".split())
+# Words no compared term runs past: "than 3.8 are not supported", "than those who did not".
+_TERM_STOPS = frozenset("is are was were be been has have had do does did will would can could may might must should "
+                        "who which that whose".split())
+_PAIRED = _TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
+_RELATIVES = frozenset("who which that whose".split())
+_EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
+_PER_WORDS = frozenset("per a an each every".split())  # "100 requests per hour", "twice a day"
 _COPULAS = frozenset("is are was were be been being".split())
 _POSSESSIVE = frozenset("have has had having".split())
 _DETERMINERS = frozenset("the a an this that these those its their his her our your my".split())
@@ -201,6 +214,7 @@ class Text:
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
     prefixed: dict[str, list[int]] = field(default_factory=dict)  # base stem -> indexes of its prefixed forms
     event_stems: list[str] = field(default_factory=list)  # all_stems, with a number word's own stem ("doubl")
+    unlisted: set[int] = field(default_factory=set)  # comparatives no pair lists, read as "more" ("denser than")
     _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
 
     @cached_property
@@ -228,12 +242,14 @@ class Text:
         text.event_stems = list(all_stems)
         for k, stem in zip(spelled, stem_all([tokens[k].surface.casefold() for k in spelled]), strict=True):
             text.event_stems[k] = stem
-        # a comparative no direction pair lists is "more" ("denser than" over "less dense than")
+        # a comparative no direction pair lists is "more" ("denser than" over "less dense than"; "heavier in
+        # August than in March")
         for k in range(len(tokens) - 1):
             norm = tokens[k].norm
-            if (tokens[k + 1].norm == "than" and norm.endswith("er") and len(norm) > 4 and stems[k]
+            if (norm.endswith("er") and len(norm) > 4 and stems[k] and text._before_than(k)
                     and not any(_event_side(p, all_stems[k]) for p in lex.pairs)):
                 text.event_stems[k] = "more"
+                text.unlisted.add(k)
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -241,6 +257,21 @@ class Text:
             if base is not None:
                 text.prefixed.setdefault(base, []).append(j)
         return text
+
+    def _before_than(self, k: int) -> bool:
+        """Token k stands right before "than", or before a phrase that opens with a preposition and runs to
+        "than" ("heavier in August than in March")."""
+        n = len(self.tokens)
+        if k + 1 < n and self.tokens[k + 1].norm == "than":
+            return True
+        if k + 1 >= n or self.tokens[k + 1].norm not in _TERM_ENDS:
+            return False
+        for m in range(k + 2, min(n, k + 7)):
+            if self.breaks[m]:
+                return False
+            if self.tokens[m].norm == "than":
+                return True
+        return False
 
     def _heads(self, lex: Lexicon) -> dict[int, int]:
         heads: dict[int, int] = {}
@@ -484,6 +515,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         pair.name: [(j, False) for j in range(len(support.tokens)) if _side(pair, support, j)] for pair in lex.pairs
     }
     converse: set[int] = set()  # claim tokens in the clause of a comparison restated from its other side
+    crossed: list[tuple[int, str]] = []  # words whose compared terms are swapped, in agreement with their support
+    opposed: list[tuple[int, str]] = []  # words of the other side from their support's
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := _side(pair, claim, i))]
         stated = False
@@ -495,6 +528,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
                 continue
             stated = True
             j = hit[0]
+            if i in claim.unlisted and j in support.unlisted and claim.all_stems[i] != support.all_stems[j]:
+                continue  # "louder than" and "quieter than": two comparatives no pair relates, neither way
             s_side = _side(pair, support, j)
             c_neg, s_neg = i in claim.negated_heads, j in support.negated_heads
             if pair.complementary:
@@ -506,16 +541,28 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
                 first, end = _clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"
                 converse.update(range(first, end))
             elif not agree:
-                add(Reason.DIRECTION_MISMATCH,
-                    f"direction: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) "
-                    f"is '{_phrase(support, support.negated_heads.get(j), j)}' in its support")
+                opposed.append((i, f"direction: the claim's '{_phrase(claim, claim.negated_heads.get(i), i)}' "
+                                   f"({pair.name}) is '{_phrase(support, support.negated_heads.get(j), j)}' in its "
+                                   "support"))
             elif swapped:
-                add(Reason.COMPARISON_MISMATCH,
-                    f"comparison: the claim's '{word}' compares its terms the other way round from its support")
+                crossed.append((i, word))
         if pairs and not stated and not claim.compound(i) and any(pair.required for pair, _ in pairs):
             names = "/".join(pair.name for pair, _ in pairs)
             add(Reason.DIRECTION_UNSTATED,
                 f"direction: the claim's '{word}' ({names}) is stated nowhere near its words in its support")
+    # A comparison restated from its other side turns the words of its clause with it: "nausea was less
+    # common with the lower dose than with the higher dose" over "more common with the higher dose than with
+    # the lower dose"; "Rovers have won more matches than Ashford" over "Ashford have won fewer ..."
+    for i, note in opposed:
+        if i not in converse:
+            add(Reason.DIRECTION_MISMATCH, note)
+    for i, word in crossed:
+        if i not in converse:
+            add(Reason.COMPARISON_MISMATCH,
+                f"comparison: the claim's '{word}' compares its terms the other way round from its support")
+    equative = _equative_swapped(claim, support)
+    if equative:
+        add(Reason.COMPARISON_MISMATCH, equative)
     swap = _roles_swapped(claim, support, lex, converse)
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
@@ -536,7 +583,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
 
 def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
     """The scale and the unit groups of number token i: the words right after it ("6 hours", "1.2 million
-    miles", "$2.3 billion") and the word after "per" within the next three ("100 requests per hour")."""
+    miles", "$2.3 billion") and the word after "per" (or a/an/each/every) within the next three ("100 requests per
+    hour", "twice a day")."""
     scales: set[int] = set()
     units: set[int] = set()
     n = len(text.tokens)
@@ -552,7 +600,7 @@ def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], froze
     for m in range(k, min(n - 1, k + 3)):
         if text.breaks[m + 1] or text.tokens[m].number:
             break
-        if text.tokens[m].norm == "per" and (unit := lex.units.get(text.tokens[m + 1].norm)) is not None:
+        if text.tokens[m].norm in _PER_WORDS and (unit := lex.units.get(text.tokens[m + 1].norm)) is not None:
             units.add(unit)
             break
     return frozenset(scales), frozenset(units)
@@ -714,26 +762,120 @@ def _span(text: Text, first: int, last: int) -> str:
     return text.raw[text.tokens[first].start : text.tokens[last].end]
 
 
-def _sides(text: Text, i: int) -> tuple[Counter[str], Counter[str]] | None:
-    """Content stems before the comparative (A) and after its than/compared/versus (B), in one sentence."""
+def _sides(text: Text, i: int, pivot: int | None = None) -> tuple[Counter[str], Counter[str]] | None:
+    """The two terms comparative i compares in its clause, as content stems and numbers: B, the term after its
+    than/compared/versus (or the given `pivot`: the second "as" of "as likely as") up to the next preposition
+    ("than brown rice per serving": brown rice); A, the phrase after the same preposition between the
+    comparative and the pivot when B opens with one ("higher in the valley than on the ridge", "more traffic
+    to the backup than to the primary"), else the subject ("White rice contains more fibre than ...": white
+    rice; "Men in the sector earned less ...": men). Terms read this way leave out the words both sides share
+    with the sentence, which would hide a swap; terms that are the same so far are read on past their
+    prepositions and relative clauses ("Customers who paid in cash ... than customers who paid by card")."""
     n = len(text.tokens)
-    pivot = next((j for j in range(i + 1, min(n, i + 12)) if text.tokens[j].norm in _COMPARE_WORDS), None)
-    if pivot is None:
-        pivot = next((j for j in range(max(0, i - 12), i) if text.tokens[j].norm in _COMPARE_WORDS), None)
+    if pivot is None:  # "than" first: "more effective in adults over 70 than in adults under 50"
+        ahead = range(i + 1, min(n, i + 12))
+        pivot = next((j for j in ahead if text.tokens[j].norm == "than"), None)
         if pivot is None:
+            pivot = next((j for j in ahead if text.tokens[j].norm in _COMPARE_WORDS), None)
+    if pivot is None:
+        # "Compared with men, women reported fewer ...": the pivot may come first; a word after "than" (or in
+        # the term after the pivot: "... than exports to Asia") compares nothing itself
+        pivot = next((j for j in range(max(0, i - 12), i) if text.tokens[j].norm in _COMPARE_WORDS
+                      and text.tokens[j].norm != "than"), None)
+        if pivot is None or _clause_of(text, pivot)[1] > i:
             return None
-    lo = min(i, pivot)
-    a = Counter([s for s in text.stems[max(0, lo - 12) : lo] if s][-COMPARED_TERMS:])
-    b = Counter([s for s in text.stems[pivot + 1 : pivot + 13] if s][:COMPARED_TERMS])
+    first, _ = _clause_of(text, i)
+    opening = text.tokens[pivot + 1].norm if pivot + 1 < n and not text.breaks[pivot + 1] else ""
+    inner, end = None, pivot  # where term A opens and ends, when B opens with a preposition
+    if pivot > i and opening in _PAIRED:
+        inner = next((k for k in range(pivot - 1, i, -1) if text.tokens[k].norm == opening), None)
+        if inner is None and opening in _TERM_ENDS:
+            inner = next((k for k in range(i + 1, pivot) if text.tokens[k].norm in _TERM_ENDS), None)
+        if inner is None:  # "Ticket prices for the matinee are higher than for the evening show"
+            inner = next((k for k in range(first, i) if text.tokens[k].norm == opening), None)
+            end = i
+    a, b = Counter[str](), Counter[str]()
+    for through in (False, True):
+        b = _term(text, pivot + 1, n, through=through)
+        a = _term(text, inner + 1, end, through=through) if inner is not None else Counter()
+        a = a or _term(text, first, i, subject=True, through=through)
+        if set(a) != set(b):
+            break
     return a, b
 
 
+def _term(text: Text, start: int, stop: int, subject: bool = False, through: bool = False) -> Counter[str]:
+    """The first COMPARED_TERMS content stems and numbers from token `start`, up to a clause break, `stop`, or a
+    preposition after the term has begun; a `subject` also ends at its verb. Read `through`, a term runs on
+    past its prepositions, relative words and verbs to three times as many words."""
+    found: list[str] = []
+    for k in range(start, min(stop, start + 13)):
+        tok = text.tokens[k]
+        if k > start and text.breaks[k]:
+            break
+        if tok.norm in _TERM_STOPS and not (through and tok.norm in _RELATIVES):
+            break
+        if not through and found and tok.norm in _TERM_ENDS:
+            break
+        stem = tok.norm if tok.number else text.stems[k]
+        if (not through and subject and found and stem and text.verb(k) and text.tokens[k - 1].norm != "to"
+                and not (k + 1 < len(text.tokens) and text.tokens[k + 1].norm in _PAIRED)):
+            break  # the subject ends at its verb (not at "Exports to", "Ticket prices for": nouns before "to", "for")
+        if stem and tok.norm not in _TERM_ENDS:  # "than among smokers"
+            found.append(stem)
+    return Counter(list(dict.fromkeys(found))[: COMPARED_TERMS * (3 if through else 1)])
+
+
 def _compared_sides_swapped(claim: Text, i: int, support: Text, j: int) -> bool:
-    c, s = _sides(claim, i), _sides(support, j)
+    return _swapped(_sides(claim, i), _sides(support, j))
+
+
+def _swapped(c: tuple[Counter[str], Counter[str]] | None, s: tuple[Counter[str], Counter[str]] | None) -> bool:
+    """The claim's compared terms `c` stand on the other sides of the support's `s`."""
     if c is None or s is None:
         return False
     (ca, cb), (sa, sb) = c, s
     ca_only, cb_only = set(ca) - set(cb), set(cb) - set(ca)
     straight = len(ca_only & set(sa)) + len(cb_only & set(sb))
     crossed = len(ca_only & set(sb)) + len(cb_only & set(sa))
-    return crossed >= 2 and crossed > straight
+    return (crossed >= 2 and crossed > straight) or (crossed == 1 and straight == 0)
+
+
+def _equatives(text: Text) -> list[tuple[int, int]]:
+    """Each "as ADJ as" of the text that orders its terms, as (the first content word between, the second "as"):
+    one with a multiple ("twice as likely to ... as", "three times as many ... as") or a negation ("not as
+    durable as"). A bare one states an equality, which reads the same either way round."""
+    out = []
+    n = len(text.tokens)
+    for k in range(1, n):
+        if text.tokens[k].norm != "as":
+            continue
+        before = text.tokens[k - 1].norm
+        ordered = text.tokens[k - 1].number or before in _EQUATIVE_NEGATORS or (
+            before == "times" and k > 1 and text.tokens[k - 2].number)
+        if not ordered:
+            continue
+        for m in range(k + 2, min(n, k + 9)):
+            if text.breaks[m]:
+                break
+            if text.tokens[m].norm == "as":
+                word = next((w for w in range(k + 1, m) if text.stems[w]), None)
+                if word is not None:
+                    out.append((word, m))
+                break
+    return out
+
+
+def _equative_swapped(claim: Text, support: Text) -> str:
+    """A note when an "as ... as" comparison of the claim puts its terms on the other sides of the support's
+    same one ("Men were twice as likely as women to ..." over "Women were twice as likely as men to ..."); else
+    ''."""
+    theirs = _equatives(support)
+    for w, m in _equatives(claim):
+        for w2, m2 in theirs:
+            if (support.all_stems[w2] == claim.all_stems[w]
+                    and (w in claim.negated_heads) == (w2 in support.negated_heads)
+                    and _swapped(_sides(claim, w, m), _sides(support, w2, m2))):
+                return (f"comparison: the claim's 'as {claim.tokens[w].surface} as' compares its terms the other way "
+                        "round from its support")
+    return ""
