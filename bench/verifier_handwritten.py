@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
-`bench/data/handwritten_pairs.jsonl` holds 1186 pairs written for this bench
+`bench/data/handwritten_pairs.jsonl` holds 1406 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
 try the verifier: the claim is its own question, its quote is one sentence
 of a 2-4 sentence passage (the cited E1), and a human says whether the quote
@@ -21,7 +21,7 @@ backs the claim:
   abbreviation, a dropped detail, a hedge kept, a comparison from its other
   side). STRICT is right.
 
-Six sets, reported apart, each written by a hand that had seen neither the
+Seven sets, reported apart, each written by a hand that had seen neither the
 verifier's code nor the sets before it:
 
 - `tuned` (138 + 40, written first; the rules of verifier policy /11-/14
@@ -51,7 +51,11 @@ verifier's code nor the sets before it:
 - `comparisons` (50 + 50), written for /24 to develop the reading of
   compared terms on: swapped terms and converse restatements in many
   forms ("higher in X than in Y", "twice as likely as", "Compared with
-  B, A ..."). At /23 30/50 false STRICT and 26/50 accepted.
+  B, A ..."). At /23 30/50 false STRICT and 26/50 accepted;
+- `held-out-5` (140 + 80), written while /24 was made and measured
+  blind, totals only, four times: at /23 38/140 false STRICT and 70/80
+  accepted, at the end of /24 31/140 and 68/80. Nothing was taken from
+  its failures.
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in

@@ -936,3 +936,130 @@ def test_policy_24_causes_and_phrases_are_parts(claim: str, quote: str, added: s
 def test_policy_24_compared_with_states_nothing_itself() -> None:
     assert lattice("Compared with the old scanner, the new scanner reads barcodes faster.",
                    "The new scanner reads barcodes faster than the old scanner.")[0].label is Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "reason"),
+    [
+        # a past state stated now
+        ("The quarry is the main source of slate in the county.",
+         "The quarry was once the main source of slate in the county.", Reason.SCOPE_DROPPED),
+        # refusing is not doing
+        ("The council refused to publish the audit before the election.",
+         "The council published the audit before the election.", Reason.NEGATION_MISMATCH),
+        # "not all" states no "all"
+        ("All tenants in the block received the rent rebate.",
+         "Not all tenants in the block received the rent rebate.", Reason.QUALIFIER_UNSTATED),
+        ("Ticket sales slumped after the review appeared in March.",
+         "Ticket sales surged after the review appeared in March.", Reason.DIRECTION_MISMATCH),
+        # reported, recommended or held by tradition, not done
+        ("The herbicide has been banned on school grounds.",
+         "A health panel has recommended banning the herbicide on school grounds.", Reason.CERTAINTY_UNSTATED),
+        ("The kettle boils a litre in 90 seconds.", "The maker claims the kettle boils a litre in 90 seconds.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The bridge was built by Roman soldiers in the second century.",
+         "Local legend holds that the bridge was built by Roman soldiers in the second century.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The fare rise caused a fall in weekend ridership.", "The fare rise coincided with a fall in weekend ridership.",
+         Reason.CERTAINTY_UNSTATED),
+        # "can" is not "will"
+        ("Heavy rain on the ridge will trigger floods in the lower town.",
+         "Heavy rain on the ridge can trigger floods in the lower town.", Reason.CERTAINTY_UNSTATED),
+        # a restriction's numbers are part of it
+        ("The vitamin improved bone density in women over two years.",
+         "For women aged 50 to 65, the vitamin improved bone density over two years.", Reason.SCOPE_DROPPED),
+    ],
+)
+def test_policy_24_time_refusal_quantifier_report_and_modality(claim: str, quote: str, reason: Reason) -> None:
+    v, c = lattice(claim, quote)
+    assert reason in c.reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The quarry was the main source of slate in the county.",
+         "The quarry was once the main source of slate in the county."),
+        ("The council did not publish the audit before the election.",
+         "The council refused to publish the audit before the election."),
+        ("The champion claimed the title in 2014.", "The champion claimed the title in Paris in 2014."),
+        ("Heavy rain on the ridge can trigger floods.", "Heavy rain on the ridge can trigger floods in the lower town."),
+        ("The vitamin improved bone density in women aged 50 to 65.",
+         "For women aged 50 to 65, the vitamin improved bone density over two years."),
+    ],
+)
+def test_policy_24_faithful_restatements_still_pass(claim: str, quote: str) -> None:
+    assert lattice(claim, quote)[0].label is Label.STRICT
+
+
+def _one(claim: str, quote: str, passage: str) -> tuple[Label, list[Reason]]:
+    evidence = [{"id": "E1", "title": "Notes", "text": passage}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    return v.label, v.claims[0].reasons
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "Some parents wrongly believe that fluoride causes asthma. Reviews found no link.",
+        "It is a popular myth that fluoride causes asthma. Reviews found no link.",
+        "No study has shown that fluoride causes asthma.",
+        "A blogger falsely claimed that fluoride causes asthma, and later retracted it.",
+    ],
+)
+def test_a_quote_is_read_with_the_start_of_its_sentence(passage: str) -> None:
+    label, why = _one("Fluoride causes asthma.", "fluoride causes asthma", passage)
+    assert label is not Label.STRICT and why
+
+
+def test_a_quote_that_starts_its_sentence_reads_as_before() -> None:
+    assert _one("Fluoride strengthens tooth enamel.", "Fluoride strengthens tooth enamel",
+                "Fluoride strengthens tooth enamel. It is added to tap water.")[0] is Label.STRICT
+
+
+def test_a_short_statement_is_no_bare_answer() -> None:
+    # a verb between two words states something, verified as any claim is; a short name is still a bare answer
+    assert _one("Caffeine blocks adenosine receptors.", "Caffeine blocks adenosine receptors.",
+                "Caffeine blocks adenosine receptors. It is found in coffee.")[0] is Label.STRICT
+    label, why = _one("14 days", "The warranty covers returns for 14 days.",
+                      "The warranty covers returns for 14 days. Refunds take a week.")
+    assert Reason.BARE_ANSWER in why and label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "reason"),
+    [
+        ("Each of the club's coaches holds a national licence.", "Most of the club's coaches hold a national licence.",
+         Reason.QUALIFIER_UNSTATED),
+        ("The board unanimously approved the merger.", "A majority of the board approved the merger.",
+         Reason.QUALIFIER_UNSTATED),
+        ("The old login page has been retired in release 9.", "The old login page will be retired in release 9.",
+         Reason.CERTAINTY_UNSTATED),
+    ],
+)
+def test_policy_24_each_unanimous_and_future(claim: str, quote: str, reason: Reason) -> None:
+    v, c = lattice(claim, quote)
+    assert reason in c.reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("Each of the club's coaches holds a national licence.", "All of the club's coaches hold a national licence."),
+        ("The old login page will be retired in release 9.", "The old login page will be retired in release 9 of the app."),
+    ],
+)
+def test_policy_24_each_and_future_restated_pass(claim: str, quote: str) -> None:
+    assert lattice(claim, quote)[0].label is Label.STRICT
+
+
+def test_a_capital_that_only_opens_the_sentence_is_matched_by_its_stem() -> None:
+    # "Inhibiting" is a word, capitalised because it starts the sentence before the name "TRPV1"
+    assert _one("Inhibiting TRPV1 reduces pain in mice with arthritis.",
+                "Inhibition of TRPV1 reduced pain in mice with arthritis.",
+                "Inhibition of TRPV1 reduced pain in mice with arthritis. The effect lasted a day.")[0] is Label.STRICT
+    # a name is still a name: "Novartis" is stated nowhere
+    label, why = _one("Novartis Pharma acquired the start-up in 2019.", "Roche Pharma acquired the start-up in 2019.",
+                      "Roche Pharma acquired the start-up in 2019. The price was not disclosed.")
+    assert Reason.ENTITY_MISSING in why and label is not Label.STRICT

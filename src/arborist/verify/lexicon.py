@@ -10,8 +10,15 @@ from __future__ import annotations
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
     "unable", "incapable", "fail", "fails", "failed", "failing", "lack", "lacks", "lacked", "lacking", "little",
-    "struggle", "struggles", "struggled", "struggling", "rarely", "seldom", "hardly", "scarcely",
+    "struggle", "struggles", "struggled", "struggling", "rarely", "seldom", "hardly", "scarcely", "refuse", "refuses",
+    "refused", "refusing",
 )
+
+# Words that put a state in the past ("was once the largest", "formerly a fortress"): a support that holds one
+# does not back a claim that states the state now ("is the largest"; see `polarity`).
+FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
+# Words that state a claim in the present.
+PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently")
 
 # A claim that states one of these words says more than a quote without it ("the oldest church", "the only
 # plan", "all plans"): each must be in the claim's own quote (QUALIFIER_UNSTATED). Compared as written.
@@ -20,7 +27,11 @@ QUALIFIER_WORDS: tuple[str, ...] = (
     "most", "least", "best", "worst", "oldest", "newest", "youngest", "earliest", "latest", "largest", "biggest",
     "smallest", "highest", "lowest", "longest", "shortest", "greatest", "fewest", "fastest", "slowest",
     "strongest", "weakest", "richest", "poorest", "tallest", "deepest", "widest", "heaviest", "lightest",
-    "cheapest", "closest", "farthest", "furthest", "nearest",
+    "cheapest", "closest", "farthest", "furthest", "nearest", "each", "unanimous", "unanimously",
+)
+# Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
+QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}),
 )
 
 # A quote that uses one of these refers to something it does not name ("In 1934, it filed a complaint"): only
@@ -63,7 +74,9 @@ HEDGE_WORDS: tuple[str, ...] = (
     # a tendency, a permission, a forecast or reported speech is not the fact itself
     "tend", "tends", "tended", "permitted", "allowed", "encouraged", "advised", "eligible", "entitled",
     "optional", "forecast", "forecasts", "forecasted", "predict", "predicts", "predicted", "projected", "said",
-    "says", "told",
+    "says", "told", "hold", "holds", "held",
+    # said to be false: "it is a myth that ...", "falsely claimed that ..."
+    "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously",
 )
 
 # A quote that only relates two things ("flossing was associated with fewer cardiac events") does not back a
@@ -71,7 +84,7 @@ HEDGE_WORDS: tuple[str, ...] = (
 # one of `CAUSAL_WORDS` as a verb and none of these. Listed as written; the check stems them.
 ASSOCIATION_WORDS: tuple[str, ...] = (
     "associated", "association", "associations", "correlated", "correlates", "correlation", "correlations",
-    "linked", "link", "links", "related", "relationship",
+    "linked", "link", "links", "related", "relationship", "coincided", "coincide", "coincides", "coincident",
 )
 CAUSAL_WORDS: tuple[str, ...] = (
     "cause", "causes", "caused", "lead", "leads", "led", "result", "results", "resulted", "prevent", "prevents",
@@ -113,7 +126,8 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "expanded", "expansion", "accumulate", "accumulated", "accumulation", "faster", "longer", "prolong",
          "prolonged", "extend", "extended", "double", "doubled", "triple", "surge", "excess", "encourage",
          "hyperactive", "intensify", "intensified", "lengthen", "lengthened", "widen", "widened", "surplus",
-         "grow", "grew", "grown", "advance", "advanced", "climb", "climbed", "soar", "soared"),
+         "grow", "grew", "grown", "advance", "advanced", "climb", "climbed", "soar", "soared", "surged", "jump",
+         "jumped", "spike", "spiked", "rocketed", "swell", "swelled", "swollen"),
         ("decrease", "decreased", "decreasing", "decline", "declined", "reduce", "reduced", "reducing", "reduction",
          "lower", "low", "lowered", "diminish", "diminished", "inhibit", "inhibited", "inhibition", "suppress",
          "suppressed", "suppression", "repress", "repressed", "repression", "attenuate", "attenuated", "attenuation",
@@ -126,7 +140,8 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "mitigate", "mitigated", "degrade", "degraded", "degradation", "scarce", "contract", "contracted",
          "contraction", "shrank", "shrunk", "shrinking", "narrow", "narrowed", "cut", "cuts", "slash", "slashed",
          "slowly", "dwindle", "dwindled", "wane", "waned", "subside", "subsided", "decelerate", "decelerated",
-         "retreat", "retreated", "recede", "receded", "plunge", "plunged", "plummet", "plummeted"),
+         "retreat", "retreated", "recede", "receded", "plunge", "plunged", "plummet", "plummeted", "slump", "slumped",
+         "tumble", "tumbled", "dip", "dipped", "sank", "slid", "sagged"),
         False, True,
     ),
     "outcome": (
@@ -215,8 +230,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
     "success": (("success", "successful", "successfully", "succeed", "succeeded"),
                 ("failure", "unsuccessful", "unsuccessfully"), True, False),
     "period": (("since",), ("until", "till"), False, False),
-    "currency": (("formerly", "previously", "former", "once"), ("still", "currently", "presently", "now", "remains"),
-                 False, False),
+    "currency": (FORMER_WORDS, ("still", "currently", "presently", "now", "remains"), False, False),
     "quantity": (("many", "numerous", "most", "majority", "unanimous", "unanimously", "each", "every", "all"),
                  ("few", "handful", "minority", "narrowly", "several", "some"), False, False),
     "obligation": (("must", "required", "mandatory", "obligatory", "compulsory", "obliged"),

@@ -79,8 +79,16 @@ Comparison from the other side. A direction word of the opposite side whose
 compared terms are swapped too ("A is shorter than B" over "B is longer than
 A") states the same comparison: no finding, and no role swap either.
 
+Also CERTAINTY_UNSTATED: a claim that says a thing "will" happen where its
+support says it "can", "could", "may" or "might"; a report word that is also
+a noun or a verb of other senses reports when "to", "that", "of", a gerund
+("recommended banning") or a clause with its own verb ("claims the battery
+lasts") follows it.
+
 Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
-...", "... only if ...") whose head the claim does not state.
+...", "... only if ...") whose head or numbers the claim does not state; and
+a support that puts its statement in the past ("was once the largest",
+`lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest").
 
 Every finding names the words involved, so a report can show them.
 """
@@ -93,6 +101,7 @@ from functools import cached_property, lru_cache
 
 from arborist.text import stem_all
 from arborist.verify import scope
+from arborist.verify.lexicon import FORMER_WORDS, PRESENT_WORDS
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
     HYPHENS,
@@ -127,6 +136,10 @@ _TERM_STOPS = frozenset("is are was were be been has have had do does did will w
 _PAIRED = _TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _RELATIVES = frozenset("who which that whose".split())
 _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
+_POSSIBLE = frozenset("can could may might".split())
+_FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"  # "can produce" is not "will produce"
+_FORMER = frozenset(FORMER_WORDS)
+_PRESENT = frozenset(PRESENT_WORDS)
 _PER_WORDS = frozenset("per a an each every".split())  # "100 requests per hour", "twice a day"
 _COPULAS = frozenset("is are was were be been being".split())
 _POSSESSIVE = frozenset("have has had having".split())
@@ -569,16 +582,32 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     certainty = _certainty_unstated(claim, support, lex)
     if certainty:
         add(Reason.CERTAINTY_UNSTATED, certainty)
+    former = _former_stated_now(claim, support)
+    if former:
+        add(Reason.SCOPE_DROPPED, former)
     unit = _unit_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
     restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
-                                          support.initial)
+                                          support.initial, frozenset(t.norm for t in claim.tokens if t.number))
     if restricted:
         first, end = restricted
         add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
             "leaves that out")
     return findings
+
+
+def states(raw: str, lex: Lexicon) -> bool:
+    """Whether a short text states something rather than names it: a lower-case verb between two words
+    ("DUSP4 increases apoptosis", "cats eat mice"); "14 days", "Tesla coils" and "United States" only name."""
+    text = Text.of(raw, lex)
+    for k in range(1, len(text.tokens) - 1):
+        tok, before, after = text.tokens[k], text.tokens[k - 1], text.tokens[k + 1]
+        if tok.capitalised or tok.number or not text.stems[k] or before.number:
+            continue
+        if (text.stems[k - 1] or before.capitalised) and (text.stems[k + 1] or after.number) and text.verb(k):
+            return True
+    return False
 
 
 def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
@@ -650,7 +679,7 @@ _OBJECT_NEGATORS = frozenset("no nothing none".split())
 _REPORTS_BEFORE = frozenset(
     """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
-    accuse accuses aim aims seek seeks hope hopes want wants""".split()
+    accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception""".split()
 )
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
@@ -672,15 +701,17 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             if tok.norm not in lex.hedges or (tok.surface == "May" and not support.initial[h]):
                 continue  # "May" mid-sentence is the month
             first, end = _clause_of(support, h)
-            if tok.norm in _REPORTS_BEFORE and not any(
-                    t.norm in ("to", "that", "of") for t in support.tokens[h + 1 : min(end, h + 5)]):
+            if tok.norm in _REPORTS_BEFORE and not _reports(support, h, end):
                 continue  # "a monthly plan", "the recommended dose", "claimed the title" report nothing
-            if h > 0 and support.tokens[h - 1].norm in _DETERMINERS:
-                continue  # "the accused man"
+            if h > 0 and support.tokens[h - 1].norm in _DETERMINERS and tok.norm not in _REPORTS_BEFORE:
+                continue  # "the accused man" (but "a myth that", "the claim that" report)
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
                 return f"certainty: its support says '{_span(support, h, min(end - 1, h + 3))} ...', the claim states it as fact"
+    will = _will_over_can(claim, support)
+    if will:
+        return will
     if set(claim.all_stems) & lex.associations:
         return ""
     cause = next((i for i, s in enumerate(claim.all_stems) if s in lex.causal and _causes(claim, i)), None)
@@ -695,6 +726,68 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
         if len(wanted & {x for x in support.stems[first:end] if x}) >= 2:
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
                     f"'{support.tokens[a].surface}'")
+    return ""
+
+
+def _will_over_can(claim: Text, support: Text) -> str:
+    """A note when the claim says a thing will happen ("Large earthquakes will produce landslides") where its
+    support says only that it can, could, may or might ("... can produce landslides"), or says it has happened
+    ("The endpoint has been removed") where its support says it will ("... will be removed"); else ''."""
+    for i in range(len(claim.tokens) - 1):
+        if claim.tokens[i].norm != "will" or not claim.stems[i + 1]:
+            continue
+        for j in support.positions.get(claim.all_stems[i + 1], []):
+            if j > 0 and support.tokens[j - 1].norm in _POSSIBLE:
+                return (f"certainty: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j - 1, j)}' in its "
+                        "support")
+    future = {claim.all_stems[k] for k in (_will_verb(claim, j) for j in range(len(claim.tokens))) if k is not None}
+    for j in range(len(support.tokens) - 1):
+        verb = _will_verb(support, j)
+        if verb is None or support.all_stems[verb] in future:
+            continue  # the claim says "will exceed" too, whatever else it says
+        for i in claim.positions.get(support.all_stems[verb], []):
+            if (claim.stems[i] and not (i and claim.tokens[i - 1].norm in _DETERMINERS)  # "At the launch" is a noun
+                    and not any(t.norm in _FUTURE for t in claim.tokens[max(0, i - 4) : i])):
+                return (f"time: its support says it '{_span(support, j, verb)}'; the claim says "
+                        f"'{_span(claim, max(0, i - 2), i)}'")
+    return ""
+
+
+def _will_verb(text: Text, j: int) -> int | None:
+    """The verb that "will" at j puts in the future ("will also receive"), or None when j is not that "will"
+    ("impose their will upon a class" is a noun)."""
+    if text.tokens[j].norm != "will" or (j and text.tokens[j - 1].norm in _DETERMINERS):
+        return None
+    return next((k for k in range(j + 1, min(len(text.tokens), j + 4)) if text.stems[k] and not text.breaks[k]), None)
+
+
+def _reports(text: Text, h: int, end: int) -> bool:
+    """Report word h (one that is also a noun, or a verb of other senses) reports something: "to", "that" or "of"
+    follows it closely ("plans to", "claims that"), a gerund follows it ("recommended banning"), or a clause with
+    a verb of its own ("The maker claims the battery lasts 20 hours"; not "claimed the title in 2010")."""
+    after = text.tokens[h + 1 : min(end, h + 5)]
+    if any(t.norm in ("to", "that", "of") for t in after):
+        return True
+    if after and after[0].norm.endswith("ing") and text.stems[h + 1]:
+        return True
+    if not after or after[0].norm not in _DETERMINERS:
+        return False
+    return any(text.verb(k) and text.stems[k] for k in range(h + 3, min(end, h + 8)))
+
+
+def _former_stated_now(claim: Text, support: Text) -> str:
+    """A note when the support puts what it says in the past ("The mine was once the largest source of tin")
+    and the claim states it in the present ("The mine is the largest source of tin"); else ''."""
+    said = {t.norm for t in claim.tokens}
+    if not said & _PRESENT or said & _FORMER:
+        return ""
+    for h, tok in enumerate(support.tokens):
+        if tok.norm not in _FORMER:
+            continue
+        first, end = _clause_of(support, h)
+        if len(claim.content & {s for s in support.stems[first:end] if s}) >= 2:
+            return (f"time: its support holds it only in the past ('{_span(support, max(first, h - 1), h + 2)}'); "
+                    "the claim states it now")
     return ""
 
 

@@ -91,9 +91,12 @@ def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: S
 
 
 def dropped(claim_stems: frozenset[str], tokens: Sequence[Token], stems: Sequence[str | None],
-            breaks: Sequence[bool], initial: Sequence[bool]) -> tuple[int, int] | None:
-    """The first restriction of the support whose head the claim does not state, or None."""
+            breaks: Sequence[bool], initial: Sequence[bool],
+            claim_numbers: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    """The first restriction of the support whose head the claim does not state, or a number of which it does
+    not state ("For children aged 6 to 11, ..." under a claim on children), or None."""
     for first, end, head in restrictions(tokens, stems, breaks, initial):
-        if stems[head] not in claim_stems:
+        if stems[head] not in claim_stems or any(
+                tokens[k].number and tokens[k].norm not in claim_numbers for k in range(head + 1, end)):
             return first, end
     return None

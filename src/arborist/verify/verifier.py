@@ -26,11 +26,15 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     conjunct, list item, clause or prepositional phrase)
                     must have a content word its quote states
                     (PART_UNSTATED, see `parts`)
+                    The quote's agreement with the claim is read with the start of
+                    its sentence in the chunk ("It is a myth that | fluoride causes
+                    asthma"), which frames what it says.
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
                     claim in negation, direction and comparison, its chunk
                     using the claim's qualifier words) and entities passed
     (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
-    "in 1957" - is never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
+    "in 1957", but not a statement such as "DUSP4 increases apoptosis" - is
+    never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
     holds at least half of the question's content stems besides the
     answer's own: BARE_ANSWER otherwise)
     PARTIAL         quote, span or paraphrase passed, but the claim is not
@@ -99,9 +103,10 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
+from arborist.verify.lexicon import QUALIFIER_GROUPS
 from arborist.verify.normalize import content_stems, is_decade, is_stopword, name_tokens, tokenise
 from arborist.verify.parts import unstated_parts
-from arborist.verify.polarity import Lexicon, compare
+from arborist.verify.polarity import Lexicon, compare, states
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
@@ -251,7 +256,7 @@ def _verify_item(
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
-    short = mode != "quote" and _bare(item.text)
+    short = mode != "quote" and _bare(item.text) and not states(item.text, lex)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
     disagreement = (lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
     span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
@@ -296,7 +301,7 @@ def _verify_item(
                          f"{'its' if len(added) == 1 else 'their'} words")
     agrees = True
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
-        findings = disagreement(item.quote)
+        findings = min((disagreement(_lead_in(item.quote, chunk)) for chunk in cited), key=len)
         agrees = not findings
         failures += [f.reason for f in findings]
         notes += [f"quote: {f.note}" for f in findings]
@@ -352,8 +357,14 @@ def _subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
 
 
 def _unstated(words: list[str], support: str) -> list[str]:
-    """The claim's qualifier words (as written) that the support never uses."""
-    held = {t.norm for t in tokenise(support)}
+    """The claim's qualifier words (as written) that the support never uses, or uses only denied ("Not all
+    patients ..." does not state "all patients ...", nor "not the only" "the only")."""
+    tokens = tokenise(support)
+    held = {t.norm for k, t in enumerate(tokens)
+            if not any(p.norm in ("not", "never") for p in tokens[max(0, k - 2) : k])}
+    for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
+        if held & group:
+            held |= group
     return list(dict.fromkeys(w for w in words if w.casefold() not in held))
 
 
@@ -374,6 +385,25 @@ def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> t
     own = Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)
     own.align_stems(wide.stems)
     return wide, own, defs
+
+
+def _lead_in(quote: str, chunk: Prepared) -> str:
+    """The quote as its sentence in the chunk says it: with the words from the sentence's start up to it
+    ("The 1998 paper falsely claimed that | the vaccine causes autism", "There is no evidence that | ...",
+    "In mice, | ..."), which frame what the quote says. The quote alone where the chunk does not hold its words
+    in order."""
+    wanted = [t.norm for t in tokenise(quote)]
+    n = len(wanted)
+    norms = [t.norm for t in chunk.tokens]
+    for k in range(len(norms) - n + 1 if n else 0):
+        if norms[k : k + n] == wanted:
+            first = k
+            while first > 0 and chunk.sentence_of[first - 1] == chunk.sentence_of[k]:
+                first -= 1
+            if first == k:
+                return quote
+            return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + n - 1].end]
+    return quote
 
 
 def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], policy: VerifierPolicy) -> bool:
