@@ -52,9 +52,9 @@ verifier's code nor the sets before it:
   compared terms on: swapped terms and converse restatements in many
   forms ("higher in X than in Y", "twice as likely as", "Compared with
   B, A ..."). At /23 30/50 false STRICT and 26/50 accepted;
-- `held-out-5` (140 + 80), written while /24 was made and measured
+- `held-out-5` (140 + 80), written while /24-/25 were made and measured
   blind, totals only, four times: at /23 38/140 false STRICT and 70/80
-  accepted, at the end of /24 31/140 and 68/80. Nothing was taken from
+  accepted, at /25 31/140 and 68/80. Nothing was taken from
   its failures.
 
 The baseline is the same cases with

@@ -1063,3 +1063,38 @@ def test_a_capital_that_only_opens_the_sentence_is_matched_by_its_stem() -> None
     label, why = _one("Novartis Pharma acquired the start-up in 2019.", "Roche Pharma acquired the start-up in 2019.",
                       "Roche Pharma acquired the start-up in 2019. The price was not disclosed.")
     assert Reason.ENTITY_MISSING in why and label is not Label.STRICT
+
+
+# --- another thing in the quote's subject --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("corporal punishment is usually performed in schools in the United States, the UK and Ireland",
+         "Currently detention is one of the most common punishments in schools in the United States, the UK and "
+         "Ireland."),
+        ("Rats developed tumours after six months of exposure.", "Mice developed tumours after six months of exposure."),
+    ],
+)
+def test_another_thing_in_the_quotes_subject_is_not_verified(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert v.label is not Label.STRICT and Reason.ENTITY_MISSING in c.reasons
+    assert any("is not its quote's" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The researchers identified three new mutations in the gene.",
+         "They identified three new mutations in the gene."),  # the quote's subject refers: no subject of its own
+        ("About 50 percent of the registered voters backed the plan.",
+         "About half of the registered voters backed the plan."),  # numbers are compared by the number checks
+        ("Whole Foods was acquired by Amazon in 2017.", "Amazon acquired Whole Foods in 2017."),
+        ("The European Central Bank kept its deposit rate unchanged in June.",
+         "The ECB kept its deposit rate unchanged in June."),
+    ],
+)
+def test_a_subject_the_quote_states_or_refers_to_is_no_swap(claim: str, quote: str) -> None:
+    _, c = lattice(claim, quote, text=f"The European Central Bank (ECB) met. {quote}")
+    assert not any("is not its quote's" in n for n in c.notes)

@@ -610,6 +610,24 @@ def states(raw: str, lex: Lexicon) -> bool:
     return False
 
 
+SUBJECT_TOKENS = 6  # a sentence's subject is told only when its verb comes this early
+
+
+def subject_end(raw: str, lex: Lexicon) -> int | None:
+    """The index of the token that ends a sentence's subject: its first auxiliary or past form, within the first
+    SUBJECT_TOKENS tokens and before any comma ("corporal punishment | is usually performed in schools"); None
+    where the subject cannot be told so simply ("In 2005, ...", "Amino acids containing sulfur include ...")."""
+    text = Text.of(raw, lex)
+    for k in range(1, min(len(text.tokens), SUBJECT_TOKENS + 1)):
+        if text.breaks[k]:
+            return None
+        norm = text.tokens[k].norm
+        if (norm in _AUXILIARIES and norm != "to") or norm in _IRREGULAR_PAST or (
+                norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST):
+            return k
+    return None
+
+
 def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
     """The scale and the unit groups of number token i: the words right after it ("6 hours", "1.2 million
     miles", "$2.3 billion") and the word after "per" (or a/an/each/every) within the next three ("100 requests per

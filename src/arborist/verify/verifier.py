@@ -104,9 +104,17 @@ from arborist.verify.checks import (
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.lexicon import QUALIFIER_GROUPS
-from arborist.verify.normalize import content_stems, is_decade, is_stopword, name_tokens, tokenise
+from arborist.verify.normalize import (
+    Token,
+    content_stems,
+    is_decade,
+    is_stopword,
+    name_tokens,
+    token_stems,
+    tokenise,
+)
 from arborist.verify.parts import unstated_parts
-from arborist.verify.polarity import Lexicon, compare, states
+from arborist.verify.polarity import Lexicon, compare, states, subject_end
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
@@ -276,6 +284,12 @@ def _verify_item(
         backs_claim = False
         failures.append(Reason.ENTITY_MISSING)
         notes.append(f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'")
+    swapped = _subject_swapped(supports, lex) if backs_claim and mode != "quote" and policy.polarity_checks else None
+    if swapped is not None:
+        backs_claim = False
+        failures.append(Reason.ENTITY_MISSING)
+        notes.append(f"the claim's subject '{swapped[0]}' is not its quote's ('{swapped[1]}'), and neither names "
+                     "the other")
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
     stated = [t.surface for t in claim.tokens if t.norm in lex.qualifiers]
@@ -354,6 +368,34 @@ def _subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
     if any(same_stem(other.norm, t.norm) or other.norm == t.norm for t in c):
         return None
     return first.surface, other.surface
+
+
+def _subject_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> tuple[str, str] | None:
+    """The claim's subject and its quote's (`subject_end`), when the claim puts another thing in its quote's
+    subject: the quote states a word of the claim's subject nowhere, and the claim none of the quote's subject,
+    which names something of its own (no "it" or "they"). "corporal punishment is usually performed in schools
+    in the UK" over "Currently detention is one of the most common punishments in schools in the UK": the
+    paraphrase check cannot see it, as the rest of the claim is the quote word for word. A synonym ("The
+    medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it from
+    another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong."""
+    found = None
+    for wide, own, _ in supports:
+        mine, theirs = subject_end(wide.text, lex), subject_end(own.ev.text, lex)
+        if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
+            return None
+        # numbers are the number checks' business ("About 50 percent of" is "About half of")
+        claimed = {s for t, s in zip(wide.tokens[:mine], token_stems(wide.tokens[:mine]), strict=True)
+                   if s and not t.number}
+        quoted = {s for t, s in zip(own.tokens[:theirs], own.stems[:theirs], strict=True) if s and not t.number}
+        if not claimed <= own.stem_set and quoted and not quoted & wide.stems:
+            found = (_words(wide.text, wide.tokens[:mine]), _words(own.ev.text, own.tokens[:theirs]))
+        else:
+            return None
+    return found
+
+
+def _words(text: str, tokens: list[Token]) -> str:
+    return text[tokens[0].start : tokens[-1].end]
 
 
 def _unstated(words: list[str], support: str) -> list[str]:
