@@ -53,8 +53,9 @@ verifier's code nor the sets before it:
   forms ("higher in X than in Y", "twice as likely as", "Compared with
   B, A ..."). At /23 30/50 false STRICT and 26/50 accepted;
 - `held-out-5` (140 + 80), written while /24-/25 were made and measured
-  blind, totals only, four times: at /23 38/140 false STRICT and 70/80
-  accepted, at /25 31/140 and 68/80. Nothing was taken from
+  blind, totals only, five times: at /23 38/140 false STRICT and 70/80
+  accepted; at /25 before its word-swap rule 31/140 and 68/80, after it
+  (developed on the other sets) 22/140 and 67/80. Nothing was taken from
   its failures.
 
 The baseline is the same cases with

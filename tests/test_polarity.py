@@ -1098,3 +1098,40 @@ def test_another_thing_in_the_quotes_subject_is_not_verified(claim: str, quote: 
 def test_a_subject_the_quote_states_or_refers_to_is_no_swap(claim: str, quote: str) -> None:
     _, c = lattice(claim, quote, text=f"The European Central Bank (ECB) met. {quote}")
     assert not any("is not its quote's" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The outbreak was traced to contaminated spinach from a single farm.",
+         "The outbreak was traced to contaminated lettuce from a single farm."),
+        ("The crew shut down the right engine after a fire warning.", "The crew shut down the left engine after a fire warning."),
+        ("Critics gave the opera a warm reception at the premiere.", "Critics gave the opera a hostile reception at the premiere."),
+        ("The toxin accumulates mainly in the kidneys of exposed fish.",
+         "The toxin accumulates mainly in the liver of exposed fish."),
+        ("The school replaced suspensions with restorative meetings.",
+         "The school replaced detentions with restorative meetings."),
+    ],
+)
+def test_another_word_between_the_same_words_is_not_verified(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert v.label is not Label.STRICT and Reason.ENTITY_MISSING in c.reasons
+    assert any("between the same words" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The firm bought a stake in the mining company.", "The firm purchased a stake in the mining company."),
+        ("Inflation did not rise during the second quarter.", "Inflation did not increase during the second quarter."),
+        ("This update resolves a crash that happened when opening large files.",
+         "This update fixes a crash that occurred when opening large files."),
+        ("Planners recommend a second crossing to ease congestion on the bridge.",
+         "Planners recommend a second crossing to relieve congestion on the bridge."),
+        ("The new line is 12 km long and has nine stations.", "The new line is 12 kilometres long and has nine stations."),
+        ("The medicine is frequently used to treat migraines.", "The medicine is commonly used to treat migraines."),
+    ],
+)
+def test_a_verb_manner_or_unit_in_the_same_slot_is_no_swap(claim: str, quote: str) -> None:
+    _, c = lattice(claim, quote)
+    assert not any("between the same words" in n for n in c.notes)

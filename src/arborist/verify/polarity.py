@@ -628,6 +628,22 @@ def subject_end(raw: str, lex: Lexicon) -> int | None:
     return None
 
 
+# Words after which a word names a thing, not an action: "the liver", "than warfarin", "in spinach".
+_OPENERS = (_DETERMINERS - {"that"}) | _TERM_ENDS | {"of", "into", "from", "than"}
+
+
+def names_thing(text: Text, i: int) -> bool:
+    """Token i (not the first) reads as a word naming a thing or a quality, not an action or a manner: after a
+    determiner, a preposition or a past form ("the left engine", "contaminated lettuce", "replaced
+    detentions"), or where `Text.verb` reads no verb; never after "not" ("did not rise") nor when it ends in -ly."""
+    prev, norm = text.tokens[i - 1].norm, text.tokens[i].norm
+    if prev in ("not", "never") or norm.endswith("ly"):
+        return False
+    if prev in _OPENERS or prev in _IRREGULAR_PAST or (prev.endswith("ed") and len(prev) > 3 and prev not in _NOT_PAST):
+        return True
+    return not text.verb(i)
+
+
 def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
     """The scale and the unit groups of number token i: the words right after it ("6 hours", "1.2 million
     miles", "$2.3 billion") and the word after "per" (or a/an/each/every) within the next three ("100 requests per
