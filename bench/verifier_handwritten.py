@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
-`bench/data/handwritten_pairs.jsonl` holds 1406 pairs written for this bench
+`bench/data/handwritten_pairs.jsonl` holds 1626 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
 try the verifier: the claim is its own question, its quote is one sentence
 of a 2-4 sentence passage (the cited E1), and a human says whether the quote
@@ -21,7 +21,7 @@ backs the claim:
   abbreviation, a dropped detail, a hedge kept, a comparison from its other
   side). STRICT is right.
 
-Seven sets, reported apart, each written by a hand that had seen neither the
+Eight sets, reported apart, each written by a hand that had seen neither the
 verifier's code nor the sets before it:
 
 - `tuned` (138 + 40, written first; the rules of verifier policy /11-/14
@@ -56,7 +56,10 @@ verifier's code nor the sets before it:
   blind, totals only, five times: at /23 38/140 false STRICT and 70/80
   accepted; at /25 before its word-swap rule 31/140 and 68/80, after it
   (developed on the other sets) 22/140 and 67/80. Nothing was taken from
-  its failures.
+  its failures;
+- `held-out-6` (140 + 80), written at the end of /25 and measured once,
+  blind: at /24 26/140 false STRICT and 57/80 accepted, at /25 16/140 and
+  57/80 (polarity checks off: 102/140 and 68/80).
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in
