@@ -1135,3 +1135,66 @@ def test_another_word_between_the_same_words_is_not_verified(claim: str, quote: 
 def test_a_verb_manner_or_unit_in_the_same_slot_is_no_swap(claim: str, quote: str) -> None:
     _, c = lattice(claim, quote)
     assert not any("between the same words" in n for n in c.notes)
+
+
+# --- from a review of /25 --------------------------------------------------------------------------------------
+
+
+def test_a_second_cited_chunk_does_not_drop_the_quotes_lead_in() -> None:
+    quote = "fluoride in tap water causes asthma in young children"
+    evidence = [{"id": "E1", "title": "Myths", "text": f"It is a myth that {quote}."},
+                {"id": "E2", "title": "Water", "text": "Tap water is treated at the plant."}]
+    answer = {"claims": [{"text": "Fluoride in tap water causes asthma in young children.", "evidence_ids": ["E1", "E2"],
+                          "quote": quote}], "abstained_requests": []}
+    v = verify_answer("Does fluoride cause asthma?", "claim_lattice", evidence, answer)
+    assert v.label is not Label.STRICT and Reason.CERTAINTY_UNSTATED in v.claims[0].reasons
+
+
+def test_the_lead_in_never_hides_what_the_quote_itself_says() -> None:
+    quote = "in humans the drug decreased appetite"
+    v, c = lattice("The drug increased appetite.", quote,
+                   text=f"Although the drug increased appetite in rats, {quote}.")
+    assert v.label is not Label.STRICT and Reason.DIRECTION_MISMATCH in c.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("50.4% of the registered voters took part.", "Half of the registered voters took part.", False),
+        ("33.4% of the registered voters took part.", "A third of the registered voters took part.", False),
+        ("33.3% of the registered voters took part.", "A third of the registered voters took part.", True),
+        ("50% of the registered voters took part.", "Half of the registered voters took part.", True),
+    ],
+)
+def test_a_percentage_equals_a_fraction_only_to_its_own_precision(claim: str, quote: str, strict: bool) -> None:
+    v, _ = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "found"),
+    [
+        ("Large earthquakes will also produce landslides in mountain regions.",
+         "Large earthquakes can also produce landslides in mountain regions.", Reason.CERTAINTY_UNSTATED),
+        ("Fluoride held in reservoirs causes asthma in children.",
+         "It is a myth that fluoride held in reservoirs causes asthma in children.", Reason.CERTAINTY_UNSTATED),
+        ("The mine is the largest source of tin in Europe.",
+         "Formerly, the mine was the largest source of tin in Europe.", Reason.SCOPE_DROPPED),
+        ("The mine is the largest source of tin in Europe.",
+         "The mine was once the largest source of tin in Europe.", Reason.SCOPE_DROPPED),
+    ],
+)
+def test_reviewed_25_rules_find(claim: str, support: str, found: Reason) -> None:
+    assert found in reasons(claim, support)
+
+
+def test_once_as_when_is_no_former_state() -> None:
+    assert not reasons("The lake is the largest reservoir in Europe.",
+                       "The lake is the largest reservoir in Europe once the dam is finished.")
+
+
+def test_a_swapped_last_word_and_a_spelling_variant() -> None:
+    v, c = lattice("The patient was given warfarin.", "The patient was given heparin.")
+    assert v.label is not Label.STRICT and any("between the same words" in n for n in c.notes)
+    _, c = lattice("The drug slowed the growth of tumors.", "The drug slowed the growth of tumours.")
+    assert not any("between the same words" in n for n in c.notes)

@@ -128,6 +128,11 @@ class Prepared:
         self.text_stems = frozenset(s for s in mapped if s)
         self.stem_set = self.text_stems | self.title_stems
 
+    def find(self, norms: list[str]) -> int | None:
+        """The index of the first token where these token norms stand in a row, or None."""
+        at = self.joined.find(_joined_norms(norms)) if norms else -1
+        return None if at < 0 else self.joined.count(_SEP, 0, at)
+
     def sentence_text(self, first: int, last: int) -> str:
         """The whole sentence(s) holding tokens first..last, as written."""
         bounds = sentence_bounds(self.ev.text)
@@ -156,6 +161,20 @@ def same_stem(a: str, b: str) -> bool:
     return n >= SAME_STEM_PREFIX and len(a) - n <= SAME_STEM_TAIL and len(b) - n <= SAME_STEM_TAIL
 
 
+def spelled_alike(a: str, b: str) -> bool:
+    """Two words of five letters or more that are one spelling apart: one letter added, dropped or changed
+    ("tumours"/"tumors", "haemoglobin"/"hemoglobin"), or the same letters with two of them moved ("fibre"/
+    "fiber", "centre"/"center"). Not "hypertension"/"hypotension", two letters apart."""
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    if sorted(a) == sorted(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 2
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
+
+
 @dataclass
 class Claim:
     """A claim's text tokenised once."""
@@ -179,7 +198,11 @@ _ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]|\(\s*\.\.\.\s*\)|\.\s\.\s\.|\.\.\.")
 
 
 def _joined(tokens: list[Token]) -> str:
-    return _SEP + _SEP.join(t.norm for t in tokens) + _SEP if tokens else ""
+    return _joined_norms([t.norm for t in tokens])
+
+
+def _joined_norms(norms: list[str]) -> str:
+    return _SEP + _SEP.join(norms) + _SEP if norms else ""
 
 
 def _fragments(quote: str) -> list[str]:
@@ -371,23 +394,29 @@ def span_check(
 # ---------------------------------------------------------------- entities
 
 
-def _shares(text: str, tokens: list[Token]) -> dict[str, str]:
-    """The fractions and percentages `text` states, each as its number and the percentage it is: "half" and "a
+def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
+    """The fractions and percentages `text` states, each as its kind and the percentage it is: "half" and "a
     third" (read as 0.5 and 1/3) and "50%" / "20 percent" (a number followed by %, percent, per cent)."""
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, Decimal]] = {}
     for k, tok in enumerate(tokens):
-        if tok.number and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
-            top, _, bottom = tok.norm.partition("/")
-            value = Decimal(top) / Decimal(bottom or "1")
-            out[tok.norm] = f"fraction {round(value * 100)}"
-        elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
-                k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
-            with contextlib.suppress(InvalidOperation):
-                out[tok.norm] = f"percent {round(Decimal(tok.norm))}"
+        with contextlib.suppress(InvalidOperation, ZeroDivisionError):
+            if tok.number and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
+                top, _, bottom = tok.norm.partition("/")
+                out[tok.norm] = ("fraction", Decimal(top) / Decimal(bottom or "1") * 100)
+            elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
+                    k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
+                out[tok.norm] = ("percent", Decimal(tok.norm))
     return out
 
 
-_OTHER_WAY = {"fraction": "percent", "percent": "fraction"}
+def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
+    """A fraction and a percentage that say the same share, to the percentage's own precision: "a third" is
+    "33%" and "33.3%", never "33.4%"; "half" is "50%", never "50.4%"."""
+    if {a[0], b[0]} != {"fraction", "percent"}:
+        return False
+    fraction, percent = (a[1], b[1]) if a[0] == "fraction" else (b[1], a[1])
+    exponent = percent.as_tuple().exponent
+    return isinstance(exponent, int) and fraction.quantize(Decimal(1).scaleb(exponent)) == percent
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -408,10 +437,9 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     # a claim's share stated the other way by its evidence: "half" and "50%", "a fifth" and "20 percent"
     said = _shares(claim.text, claim.tokens)
     if said:
-        pool_shares = {form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()}
+        pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()]
         for n, form in said.items():
-            kind, value = form.split(" ")
-            if f"{_OTHER_WAY[kind]} {value}" in pool_shares:
+            if any(_same_share(form, other) for other in pool_shares):
                 pool_numbers.add(n)
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words]
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()

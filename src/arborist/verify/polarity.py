@@ -728,17 +728,13 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when the support only supposes (a hedge word before two of the claim's words in its clause) or
     only relates (an association word in a clause with two of the claim's words) what the claim states as fact
     or as cause, and the claim says neither; else ''."""
-    claim_words = {t.norm for t in claim.tokens}
     wanted = claim.content
-    if not claim_words & lex.hedges:
+    # a claim that supposes ("may", "is believed to") may rest on a supposition
+    if not any(_hedges(claim, h, lex) for h in range(len(claim.tokens))):
         for h, tok in enumerate(support.tokens):
-            if tok.norm not in lex.hedges or (tok.surface == "May" and not support.initial[h]):
-                continue  # "May" mid-sentence is the month
+            if not _hedges(support, h, lex):
+                continue
             first, end = _clause_of(support, h)
-            if tok.norm in _REPORTS_BEFORE and not _reports(support, h, end):
-                continue  # "a monthly plan", "the recommended dose", "claimed the title" report nothing
-            if h > 0 and support.tokens[h - 1].norm in _DETERMINERS and tok.norm not in _REPORTS_BEFORE:
-                continue  # "the accused man" (but "a myth that", "the claim that" report)
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
@@ -763,16 +759,32 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
+def _hedges(text: Text, h: int, lex: Lexicon) -> bool:
+    """Token h is a hedge word used as one: not "May" the month, not a report word that reports nothing ("a
+    monthly plan", "the recommended dose", "claimed the title", "fluoride held in reservoirs"), not a word after a
+    determiner ("the accused man"; but "a myth that", "the claim that" report)."""
+    tok = text.tokens[h]
+    if tok.norm not in lex.hedges or (tok.surface == "May" and not text.initial[h]):
+        return False
+    if tok.norm in _REPORTS_BEFORE:
+        return _reports(text, h, _clause_of(text, h)[1])
+    return not (h > 0 and text.tokens[h - 1].norm in _DETERMINERS)
+
+
 def _will_over_can(claim: Text, support: Text) -> str:
     """A note when the claim says a thing will happen ("Large earthquakes will produce landslides") where its
     support says only that it can, could, may or might ("... can produce landslides"), or says it has happened
     ("The endpoint has been removed") where its support says it will ("... will be removed"); else ''."""
     for i in range(len(claim.tokens) - 1):
-        if claim.tokens[i].norm != "will" or not claim.stems[i + 1]:
+        verb = _will_verb(claim, i)  # "will also produce"
+        if verb is None:
             continue
-        for j in support.positions.get(claim.all_stems[i + 1], []):
-            if j > 0 and support.tokens[j - 1].norm in _POSSIBLE:
-                return (f"certainty: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j - 1, j)}' in its "
+        for j in support.positions.get(claim.all_stems[verb], []):
+            m = j - 1
+            while m > max(0, j - 4) and not support.stems[m] and support.tokens[m].norm not in _POSSIBLE:
+                m -= 1  # "can also produce", "could then produce"
+            if m >= 0 and support.tokens[m].norm in _POSSIBLE:
+                return (f"certainty: the claim's '{_span(claim, i, verb)}' is '{_span(support, m, j)}' in its "
                         "support")
     future = {claim.all_stems[k] for k in (_will_verb(claim, j) for j in range(len(claim.tokens))) if k is not None}
     for j in range(len(support.tokens) - 1):
@@ -816,9 +828,13 @@ def _former_stated_now(claim: Text, support: Text) -> str:
     if not said & _PRESENT or said & _FORMER:
         return ""
     for h, tok in enumerate(support.tokens):
-        if tok.norm not in _FORMER:
-            continue
+        if tok.norm not in _FORMER or (tok.norm == "once" and h + 1 < len(support.tokens)
+                                       and support.tokens[h + 1].norm in _DETERMINERS
+                                       and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES)):
+            continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
+        if end == h + 1 and end < len(support.tokens):
+            end = _clause_of(support, end)[1]  # "Formerly, the mine was ..."
         if len(claim.content & {s for s in support.stems[first:end] if s}) >= 2:
             return (f"time: its support holds it only in the past ('{_span(support, max(first, h - 1), h + 2)}'); "
                     "the claim states it now")

@@ -101,6 +101,7 @@ from arborist.verify.checks import (
     quote_check,
     same_stem,
     span_check,
+    spelled_alike,
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
@@ -115,7 +116,7 @@ from arborist.verify.normalize import (
     tokenise,
 )
 from arborist.verify.parts import unstated_parts
-from arborist.verify.polarity import Lexicon, Text, compare, names_thing, states, subject_end
+from arborist.verify.polarity import Finding, Lexicon, Text, compare, names_thing, states, subject_end
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
@@ -321,7 +322,16 @@ def _verify_item(
                          f"{'its' if len(added) == 1 else 'their'} words")
     agrees = True
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
-        findings = min((disagreement(_lead_in(item.quote, chunk)) for chunk in cited), key=len)
+        # the quote's own findings always count; its sentence's lead-in may only add to them (the framing of the
+        # cited chunk that reads it best), never hide them
+        findings = disagreement(item.quote)
+        said = {f.reason for f in findings}
+        leads = [lead for lead in (_lead_in(item.quote, chunk) for chunk in cited) if lead is not None]
+        framed: list[list[Finding]] = [[f for f in disagreement(lead) if f.reason not in said]
+                                       if lead != item.quote else [] for lead in leads]
+        if framed:
+            fewest: list[Finding] = min(framed, key=len)
+            findings += fewest
         agrees = not findings
         failures += [f.reason for f in findings]
         notes += [f"quote: {f.note}" for f in findings]
@@ -336,7 +346,7 @@ def _verify_item(
                      "content words (besides the answer's own)")
     if quote_ok and entities.passed and backs_claim and agrees and on_topic:
         verdict = Verdict.VERIFIED_QUOTE
-    elif span.passed and entities.passed and not bare:
+    elif span.passed and entities.passed and not bare and agrees:  # never over its own quote's disagreement
         verdict = Verdict.VERIFIED_SPAN
     elif quote_ok or span.passed or paraphrase.passed:
         verdict = Verdict.PARTIAL
@@ -411,9 +421,11 @@ def _word_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: L
     pays with its STRICT. None where no cited chunk's reading shows such a swap."""
     found = None
     for wide, own, _ in supports:
-        mine = [(k, s) for k, (t, s) in enumerate(zip(wide.tokens, token_stems(wide.tokens), strict=True))
+        claim_text, quote_text = Text.of(wide.text, lex), Text.of(own.ev.text, lex)  # as many tokens as it reads
+        mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
                 if s and not t.number]
-        theirs = [(k, s) for k, (t, s) in enumerate(zip(own.tokens, own.stems, strict=True)) if s and not t.number]
+        theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False))
+                  if s and not t.number]
         matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
         here = None
         for op, a1, a2, b1, b2 in matcher.get_opcodes():
@@ -424,9 +436,9 @@ def _word_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: L
                 continue
             if {wide.tokens[i].norm, own.tokens[j].norm} & (lex.units.keys() | lex.qualifiers):
                 continue  # units and qualifiers ("oldest" for "largest") have checks of their own
-            claim_text, quote_text = Text.of(wide.text, lex), Text.of(own.ev.text, lex)
-            if i < len(claim_text.tokens) and j < len(quote_text.tokens) and names_thing(claim_text, i) \
-                    and names_thing(quote_text, j):
+            if spelled_alike(wide.tokens[i].norm, own.tokens[j].norm):
+                continue  # "tumors" for "tumours"
+            if names_thing(claim_text, i) and names_thing(quote_text, j):
                 here = (wide.tokens[i].surface, own.tokens[j].surface)
                 break
         if here is None:
@@ -436,9 +448,12 @@ def _word_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: L
 
 
 def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int) -> bool:
-    """Whether token i of one text and j of the other lack the same word on either side."""
-    return (i == 0 or j == 0 or i + 1 >= len(mine) or j + 1 >= len(theirs)
-            or mine[i - 1].norm != theirs[j - 1].norm or mine[i + 1].norm != theirs[j + 1].norm)
+    """Whether token i of one text and j of the other lack the same word before them, or the same word or both
+    the end after them ("was given warfarin." over "was given heparin.")."""
+    if i == 0 or j == 0 or mine[i - 1].norm != theirs[j - 1].norm:
+        return True
+    ends = (i + 1 >= len(mine), j + 1 >= len(theirs))
+    return ends != (True, True) and (any(ends) or mine[i + 1].norm != theirs[j + 1].norm)
 
 
 def _words(text: str, tokens: list[Token]) -> str:
@@ -476,23 +491,21 @@ def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> t
     return wide, own, defs
 
 
-def _lead_in(quote: str, chunk: Prepared) -> str:
+def _lead_in(quote: str, chunk: Prepared) -> str | None:
     """The quote as its sentence in the chunk says it: with the words from the sentence's start up to it
     ("The 1998 paper falsely claimed that | the vaccine causes autism", "There is no evidence that | ...",
-    "In mice, | ..."), which frame what the quote says. The quote alone where the chunk does not hold its words
-    in order."""
+    "In mice, | ..."), which frame what the quote says. The quote itself where it opens its sentence; None where
+    the chunk does not hold its words in order."""
     wanted = [t.norm for t in tokenise(quote)]
-    n = len(wanted)
-    norms = [t.norm for t in chunk.tokens]
-    for k in range(len(norms) - n + 1 if n else 0):
-        if norms[k : k + n] == wanted:
-            first = k
-            while first > 0 and chunk.sentence_of[first - 1] == chunk.sentence_of[k]:
-                first -= 1
-            if first == k:
-                return quote
-            return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + n - 1].end]
-    return quote
+    k = chunk.find(wanted)  # the token the quote starts at
+    if k is None:
+        return None
+    first = k
+    while first > 0 and chunk.sentence_of[first - 1] == chunk.sentence_of[k]:
+        first -= 1
+    if first == k:
+        return quote
+    return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + len(wanted) - 1].end]
 
 
 def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], policy: VerifierPolicy) -> bool:
