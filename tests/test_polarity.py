@@ -1198,3 +1198,22 @@ def test_a_swapped_last_word_and_a_spelling_variant() -> None:
     assert v.label is not Label.STRICT and any("between the same words" in n for n in c.notes)
     _, c = lattice("The drug slowed the growth of tumors.", "The drug slowed the growth of tumours.")
     assert not any("between the same words" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    "support",
+    [
+        "There is no evidence that the MMR vaccine causes autism in young children.",
+        "Researchers found little evidence that the MMR vaccine causes autism in young children.",
+        "It is unproven that the MMR vaccine causes autism in young children.",
+    ],
+)
+def test_no_evidence_that_a_thing_is_so_does_not_state_it(support: str) -> None:
+    assert Reason.CERTAINTY_UNSTATED in reasons("The MMR vaccine causes autism in young children.", support)
+
+
+def test_evidence_that_a_thing_is_so_and_a_claim_that_denies_evidence_agree() -> None:
+    assert not reasons("The MMR vaccine protects young children from measles.",
+                       "Strong evidence shows that the MMR vaccine protects young children from measles.")
+    assert not reasons("There is no evidence that the vaccine causes autism.",
+                       "There is no evidence that the vaccine causes autism.")

@@ -76,7 +76,8 @@ HEDGE_WORDS: tuple[str, ...] = (
     "optional", "forecast", "forecasts", "forecasted", "predict", "predicts", "predicted", "projected", "said",
     "says", "told", "hold", "holds", "held",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
-    "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously",
+    "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
+    "unfounded", "baseless",
 )
 
 # A quote that only relates two things ("flossing was associated with fewer cardiac events") does not back a

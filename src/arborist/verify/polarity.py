@@ -738,7 +738,9 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
             if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
-                return f"certainty: its support says '{_span(support, h, min(end - 1, h + 3))} ...', the claim states it as fact"
+                start = next((k for k in range(max(first, h - 3), h) if support.tokens[k].norm in _EVIDENCE_DENIERS), h)
+                return (f"certainty: its support says '{_span(support, start, min(end - 1, h + 3))} ...', the claim "
+                        "states it as fact")
     will = _will_over_can(claim, support)
     if will:
         return will
@@ -759,11 +761,20 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
+# What a support lacks when it says there is no evidence of something: it does not state that thing.
+_EVIDENCE = frozenset("evidence proof indication indications sign signs".split())
+_EVIDENCE_DENIERS = frozenset("no little insufficient scant limited weak inconclusive lack lacking lacked without "
+                              "not nor".split())
+
+
 def _hedges(text: Text, h: int, lex: Lexicon) -> bool:
-    """Token h is a hedge word used as one: not "May" the month, not a report word that reports nothing ("a
+    """Token h is a hedge word used as one, or an evidence word denied ("no evidence that"): not "May" the month, not a report word that reports nothing ("a
     monthly plan", "the recommended dose", "claimed the title", "fluoride held in reservoirs"), not a word after a
     determiner ("the accused man"; but "a myth that", "the claim that" report)."""
     tok = text.tokens[h]
+    if tok.norm in _EVIDENCE:  # "There is no evidence that ...", "little proof of ..."
+        return (h + 1 < len(text.tokens) and text.tokens[h + 1].norm in ("that", "of", "for")
+                and any(t.norm in _EVIDENCE_DENIERS for t in text.tokens[max(0, h - 3) : h]))
     if tok.norm not in lex.hedges or (tok.surface == "May" and not text.initial[h]):
         return False
     if tok.norm in _REPORTS_BEFORE:
