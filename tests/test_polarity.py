@@ -1217,3 +1217,8 @@ def test_evidence_that_a_thing_is_so_and_a_claim_that_denies_evidence_agree() ->
                        "Strong evidence shows that the MMR vaccine protects young children from measles.")
     assert not reasons("There is no evidence that the vaccine causes autism.",
                        "There is no evidence that the vaccine causes autism.")
+
+
+def test_held_reports_only_before_that() -> None:
+    assert not reasons("Morning sessions took place in the main hall.", "The club held morning sessions in the main hall.")
+    assert Reason.CERTAINTY_UNSTATED in reasons("The contract is void.", "The company held that the contract is void.")

@@ -823,6 +823,8 @@ def _reports(text: Text, h: int, end: int) -> bool:
     follows it closely ("plans to", "claims that"), a gerund follows it ("recommended banning"), or a clause with
     a verb of its own ("The maker claims the battery lasts 20 hours"; not "claimed the title in 2010")."""
     after = text.tokens[h + 1 : min(end, h + 5)]
+    if text.tokens[h].norm in ("hold", "holds", "held"):  # "the court held that"; not "held morning sessions"
+        return bool(after) and after[0].norm == "that"
     if any(t.norm in ("to", "that", "of") for t in after):
         return True
     if after and after[0].norm.endswith("ing") and text.stems[h + 1]:
