@@ -1222,3 +1222,11 @@ def test_evidence_that_a_thing_is_so_and_a_claim_that_denies_evidence_agree() ->
 def test_held_reports_only_before_that() -> None:
     assert not reasons("Morning sessions took place in the main hall.", "The club held morning sessions in the main hall.")
     assert Reason.CERTAINTY_UNSTATED in reasons("The contract is void.", "The company held that the contract is void.")
+
+
+@pytest.mark.parametrize("quote", ["Far from all patients responded to the drug.",
+                                   "By no means all patients responded to the drug.",
+                                   "Not all patients responded to the drug."])
+def test_a_denied_all_does_not_state_all(quote: str) -> None:
+    v, _ = lattice("All patients responded to the drug.", quote)
+    assert v.label is not Label.STRICT

@@ -464,12 +464,18 @@ def _unstated(words: list[str], support: str) -> list[str]:
     """The claim's qualifier words (as written) that the support never uses, or uses only denied ("Not all
     patients ..." does not state "all patients ...", nor "not the only" "the only")."""
     tokens = tokenise(support)
-    held = {t.norm for k, t in enumerate(tokens)
-            if not any(p.norm in ("not", "never") for p in tokens[max(0, k - 2) : k])}
+    held = {t.norm for k, t in enumerate(tokens) if not _qualifier_denied([p.norm for p in tokens[max(0, k - 3) : k]])}
     for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
         if held & group:
             held |= group
     return list(dict.fromkeys(w for w in words if w.casefold() not in held))
+
+
+def _qualifier_denied(before: list[str]) -> bool:
+    """The (up to three) words before a qualifier deny it: "not all", "never the only", "far from all", "by no
+    means all"."""
+    pairs = set(zip(before, before[1:], strict=False))
+    return any(w in ("not", "never") for w in before[-2:]) or bool(pairs & {("far", "from"), ("no", "means")})
 
 
 def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> tuple[Claim, Prepared, dict[str, str]]:
