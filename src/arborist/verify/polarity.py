@@ -136,8 +136,8 @@ _TERM_STOPS = frozenset("is are was were be been has have had do does did will w
 _PAIRED = _TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _RELATIVES = frozenset("who which that whose".split())
 _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
-_POSSIBLE = frozenset("can could may might".split())
-_FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"  # "can produce" is not "will produce"
+_POSSIBLE = frozenset("can could may might".split())  # "can produce" is not "will produce"
+_FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"
 _FORMER = frozenset(FORMER_WORDS)
 _PRESENT = frozenset(PRESENT_WORDS)
 _PER_WORDS = frozenset("per a an each every".split())  # "100 requests per hour", "twice a day"
@@ -158,6 +158,13 @@ _IRREGULAR_PAST = frozenset("beat won lost bought sold taught led made took gave
 # Words ending in -ed that are no past forms.
 _NOT_PAST = frozenset("need exceed proceed succeed feed seed speed breed bleed heed weed reed deed indeed embed "
                       "shed shred bred sled hundred kindred sacred naked wicked".split())
+
+
+def _past_form(norm: str) -> bool:
+    """An irregular past or a word in -ed that is a past form ("freed", "agreed"; not "red", "need", "exceed")."""
+    return norm in _IRREGULAR_PAST or (norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST)
+
+
 # Endings of nouns, which the base-form-after-a-plural rule does not read as verbs ("species diversity").
 _NOUN_ENDINGS = ("ity", "ion", "ness", "ment", "ance", "ence", "ism", "ist", "ure", "age", "ing", "ly")
 
@@ -350,11 +357,10 @@ class Text:
         """Token i reads as a verb: after an auxiliary ("was taught"), an -ed or -s form, an irregular past, or a
         base form after a plural noun."""
         norm = self.tokens[i].norm
-        if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or norm in _IRREGULAR_PAST:
+        if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or _past_form(norm):
             return True
-        if (norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST) or (
-                norm.endswith("s") and not norm.endswith(("ss", "us", "is"))):
-            return True  # "red", "need" and "exceed" are no past forms; "freed" and "agreed" are
+        if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
+            return True
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
         nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else ""
         return (i > 0 and _plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
@@ -613,17 +619,15 @@ def states(raw: str, lex: Lexicon) -> bool:
 SUBJECT_TOKENS = 6  # a sentence's subject is told only when its verb comes this early
 
 
-def subject_end(raw: str, lex: Lexicon) -> int | None:
+def subject_end(text: Text) -> int | None:
     """The index of the token that ends a sentence's subject: its first auxiliary or past form, within the first
     SUBJECT_TOKENS tokens and before any comma ("corporal punishment | is usually performed in schools"); None
     where the subject cannot be told so simply ("In 2005, ...", "Amino acids containing sulfur include ...")."""
-    text = Text.of(raw, lex)
     for k in range(1, min(len(text.tokens), SUBJECT_TOKENS + 1)):
         if text.breaks[k]:
             return None
         norm = text.tokens[k].norm
-        if (norm in _AUXILIARIES and norm != "to") or norm in _IRREGULAR_PAST or (
-                norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST):
+        if (norm in _AUXILIARIES and norm != "to") or _past_form(norm):
             return k
     return None
 
@@ -639,7 +643,7 @@ def names_thing(text: Text, i: int) -> bool:
     prev, norm = text.tokens[i - 1].norm, text.tokens[i].norm
     if prev in ("not", "never") or norm.endswith("ly"):
         return False
-    if prev in _OPENERS or prev in _IRREGULAR_PAST or (prev.endswith("ed") and len(prev) > 3 and prev not in _NOT_PAST):
+    if prev in _OPENERS or _past_form(prev):
         return True
     return not text.verb(i)
 
@@ -768,9 +772,10 @@ _EVIDENCE_DENIERS = frozenset("no little insufficient scant limited weak inconcl
 
 
 def _hedges(text: Text, h: int, lex: Lexicon) -> bool:
-    """Token h is a hedge word used as one, or an evidence word denied ("no evidence that"): not "May" the month, not a report word that reports nothing ("a
-    monthly plan", "the recommended dose", "claimed the title", "fluoride held in reservoirs"), not a word after a
-    determiner ("the accused man"; but "a myth that", "the claim that" report)."""
+    """Token h is a hedge word used as one, or an evidence word denied ("no evidence that"): not "May" the month,
+    not a report word that reports nothing ("a monthly plan", "the recommended dose", "claimed the title",
+    "fluoride held in reservoirs"), not a word after a determiner ("the accused man"; but "a myth that", "the
+    claim that" report)."""
     tok = text.tokens[h]
     if tok.norm in _EVIDENCE:  # "There is no evidence that ...", "little proof of ..."
         return (h + 1 < len(text.tokens) and text.tokens[h + 1].norm in ("that", "of", "for")
@@ -786,10 +791,8 @@ def _will_over_can(claim: Text, support: Text) -> str:
     """A note when the claim says a thing will happen ("Large earthquakes will produce landslides") where its
     support says only that it can, could, may or might ("... can produce landslides"), or says it has happened
     ("The endpoint has been removed") where its support says it will ("... will be removed"); else ''."""
-    for i in range(len(claim.tokens) - 1):
-        verb = _will_verb(claim, i)  # "will also produce"
-        if verb is None:
-            continue
+    wills = {i: verb for i in range(len(claim.tokens)) if (verb := _will_verb(claim, i)) is not None}
+    for i, verb in wills.items():  # "will also produce"
         for j in support.positions.get(claim.all_stems[verb], []):
             m = j - 1
             while m > max(0, j - 4) and not support.stems[m] and support.tokens[m].norm not in _POSSIBLE:
@@ -797,7 +800,7 @@ def _will_over_can(claim: Text, support: Text) -> str:
             if m >= 0 and support.tokens[m].norm in _POSSIBLE:
                 return (f"certainty: the claim's '{_span(claim, i, verb)}' is '{_span(support, m, j)}' in its "
                         "support")
-    future = {claim.all_stems[k] for k in (_will_verb(claim, j) for j in range(len(claim.tokens))) if k is not None}
+    future = {claim.all_stems[verb] for verb in wills.values()}
     for j in range(len(support.tokens) - 1):
         verb = _will_verb(support, j)
         if verb is None or support.all_stems[verb] in future:

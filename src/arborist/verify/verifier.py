@@ -83,7 +83,7 @@ and with `demote_missed_answer` sets the audit mode; it never changes a label.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Any
@@ -282,21 +282,15 @@ def _verify_item(
                 if quote_ok and item.quote is not None and mode != "quote" else [])
     backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, policy))
     replaced = _subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
+    swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
+        swap = f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'"
+    elif backs_claim and mode != "quote" and policy.polarity_checks:
+        swap = _swapped(supports, lex)
+    if swap is not None:
         backs_claim = False
         failures.append(Reason.ENTITY_MISSING)
-        notes.append(f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'")
-    swapped = _subject_swapped(supports, lex) if backs_claim and mode != "quote" and policy.polarity_checks else None
-    if swapped is not None:
-        backs_claim = False
-        failures.append(Reason.ENTITY_MISSING)
-        notes.append(f"the claim's subject '{swapped[0]}' is not its quote's ('{swapped[1]}'), and neither names "
-                     "the other")
-    swapped = _word_swapped(supports, lex) if backs_claim and mode != "quote" and policy.polarity_checks else None
-    if swapped is not None:
-        backs_claim = False
-        failures.append(Reason.ENTITY_MISSING)
-        notes.append(f"the claim says '{swapped[0]}' where its quote says '{swapped[1]}', between the same words")
+        notes.append(swap)
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
     stated = [t.surface for t in claim.tokens if t.norm in lex.qualifiers]
@@ -386,7 +380,31 @@ def _subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
     return first.surface, other.surface
 
 
-def _subject_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> tuple[str, str] | None:
+def _swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> str | None:
+    """A note when the claim puts another thing where its quote has one, read against every cited chunk (see
+    `_subject_swapped`, `_word_swapped`); None when any chunk's reading (abbreviations, title) shows none."""
+    readings = [(wide, own, Text.of(wide.text, lex), Text.of(own.ev.text, lex)) for wide, own, _ in supports]
+    subject = _every(_subject_swapped(*reading, lex) for reading in readings)
+    if subject is not None:
+        return f"the claim's subject '{subject[0]}' is not its quote's ('{subject[1]}'), and neither names the other"
+    word = _every(_word_swapped(*reading, lex) for reading in readings)
+    if word is not None:
+        return f"the claim says '{word[0]}' where its quote says '{word[1]}', between the same words"
+    return None
+
+
+def _every(found: Iterable[tuple[str, str] | None]) -> tuple[str, str] | None:
+    """The last of these, when none is None."""
+    last = None
+    for one in found:
+        if one is None:
+            return None
+        last = one
+    return last
+
+
+def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
+                     lex: Lexicon) -> tuple[str, str] | None:
     """The claim's subject and its quote's (`subject_end`), when the claim puts another thing in its quote's
     subject: the quote states a word of the claim's subject nowhere, and the claim none of the quote's subject,
     which names something of its own (no "it" or "they"). "corporal punishment is usually performed in schools
@@ -394,57 +412,45 @@ def _subject_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex
     paraphrase check cannot see it, as the rest of the claim is the quote word for word. A synonym ("The
     medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it from
     another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong."""
-    found = None
-    for wide, own, _ in supports:
-        mine, theirs = subject_end(wide.text, lex), subject_end(own.ev.text, lex)
-        if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
-            return None
-        # numbers are the number checks' business ("About 50 percent of" is "About half of")
-        claimed = {s for t, s in zip(wide.tokens[:mine], token_stems(wide.tokens[:mine]), strict=True)
-                   if s and not t.number}
-        quoted = {s for t, s in zip(own.tokens[:theirs], own.stems[:theirs], strict=True) if s and not t.number}
-        if not claimed <= own.stem_set and quoted and not quoted & wide.stems:
-            found = (_words(wide.text, wide.tokens[:mine]), _words(own.ev.text, own.tokens[:theirs]))
-        else:
-            return None
-    return found
+    mine, theirs = subject_end(claim_text), subject_end(quote_text)
+    if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
+        return None
+    # numbers are the number checks' business ("About 50 percent of" is "About half of")
+    claimed = {s for t, s in zip(wide.tokens[:mine], token_stems(wide.tokens[:mine]), strict=True) if s and not t.number}
+    quoted = {s for t, s in zip(own.tokens[:theirs], own.stems[:theirs], strict=True) if s and not t.number}
+    if claimed <= own.stem_set or not quoted or quoted & wide.stems:
+        return None
+    return _words(wide.text, wide.tokens[:mine]), _words(own.ev.text, own.tokens[:theirs])
 
 
-def _word_swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> tuple[str, str] | None:
+def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
+                  lex: Lexicon) -> tuple[str, str] | None:
     """The claim's word and its quote's, when the claim puts one word naming a thing or a quality where its quote
     has another, between the same two words: "traced to contaminated spinach from a single farm" over "...
     contaminated lettuce from ...", "the right engine" over "the left engine", "a warm reception" over "a
     hostile reception". Each is one content word of the claim the quote lacks, which the paraphrase check
     allows; in the very slot of another word it is another thing. Verbs and manners ("bought" for
     "purchased", "did not rise" for "did not increase", "commonly" for "frequently"), numbers, units ("km"
-    for "kilometres") and qualifiers ("oldest" for "largest") are left to their own checks; a noun synonym ("the medication" for "the drug")
-    pays with its STRICT. None where no cited chunk's reading shows such a swap."""
-    found = None
-    for wide, own, _ in supports:
-        claim_text, quote_text = Text.of(wide.text, lex), Text.of(own.ev.text, lex)  # as many tokens as it reads
-        mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
-                if s and not t.number]
-        theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False))
-                  if s and not t.number]
-        matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
-        here = None
-        for op, a1, a2, b1, b2 in matcher.get_opcodes():
-            if op != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
-                continue
-            (i, stem), (j, other) = mine[a1], theirs[b1]
-            if stem in own.stem_set or other in wide.stems or _unanchored(wide.tokens, i, own.tokens, j):
-                continue
-            if {wide.tokens[i].norm, own.tokens[j].norm} & (lex.units.keys() | lex.qualifiers):
-                continue  # units and qualifiers ("oldest" for "largest") have checks of their own
-            if spelled_alike(wide.tokens[i].norm, own.tokens[j].norm):
-                continue  # "tumors" for "tumours"
-            if names_thing(claim_text, i) and names_thing(quote_text, j):
-                here = (wide.tokens[i].surface, own.tokens[j].surface)
-                break
-        if here is None:
-            return None
-        found = here
-    return found
+    for "kilometres") and qualifiers ("oldest" for "largest") are left to their own checks; a noun synonym
+    ("the medication" for "the drug") pays with its STRICT. Both texts as `Text` reads them (at most
+    MAX_TOKENS tokens)."""
+    mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
+            if s and not t.number]
+    theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False)) if s and not t.number]
+    matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
+    for op, a1, a2, b1, b2 in matcher.get_opcodes():
+        if op != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
+            continue
+        (i, stem), (j, other) = mine[a1], theirs[b1]
+        if stem in own.stem_set or other in wide.stems or _unanchored(wide.tokens, i, own.tokens, j):
+            continue
+        if {wide.tokens[i].norm, own.tokens[j].norm} & (lex.units.keys() | lex.qualifiers):
+            continue  # units and qualifiers ("oldest" for "largest") have checks of their own
+        if spelled_alike(wide.tokens[i].norm, own.tokens[j].norm):
+            continue  # "tumors" for "tumours"
+        if names_thing(claim_text, i) and names_thing(quote_text, j):
+            return wide.tokens[i].surface, own.tokens[j].surface
+    return None
 
 
 def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int) -> bool:
@@ -463,8 +469,8 @@ def _words(text: str, tokens: list[Token]) -> str:
 def _unstated(words: list[str], support: str) -> list[str]:
     """The claim's qualifier words (as written) that the support never uses, or uses only denied ("Not all
     patients ..." does not state "all patients ...", nor "not the only" "the only")."""
-    tokens = tokenise(support)
-    held = {t.norm for k, t in enumerate(tokens) if not _qualifier_denied([p.norm for p in tokens[max(0, k - 3) : k]])}
+    norms = [t.norm for t in tokenise(support)]
+    held = {norm for k, norm in enumerate(norms) if not _qualifier_denied(norms[max(0, k - 3) : k])}
     for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
         if held & group:
             held |= group
@@ -506,9 +512,7 @@ def _lead_in(quote: str, chunk: Prepared) -> str | None:
     k = chunk.find(wanted)  # the token the quote starts at
     if k is None:
         return None
-    first = k
-    while first > 0 and chunk.sentence_of[first - 1] == chunk.sentence_of[k]:
-        first -= 1
+    first = chunk.sentence_of.index(chunk.sentence_of[k])  # the sentence's first token
     if first == k:
         return quote
     return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + len(wanted) - 1].end]
