@@ -253,6 +253,46 @@ def test_the_same_roles_said_another_way_are_not_swapped(claim: str, support: st
     assert Reason.ROLES_SWAPPED not in reasons(claim, support)
 
 
+# --- two terms exchanged around a middle both keep ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Protein Y cleaves protein X.", "Protein X cleaves protein Y."),  # one-letter names
+        ("The Hanseatic traders sold timber to the Danish crown.", "The Danish crown sold timber to the Hanseatic traders."),
+        ("Barn owls hunt on field voles in winter.", "Field voles hunt on barn owls in winter."),
+        ("The title passed from her uncle Lord Avery to Margaret.", "The title passed from his niece Margaret to Lord Avery."),
+        ("The Leeds branch sold 900 policies in May, against 400 sold by the York branch.",
+         "The York branch sold 900 policies in May, against 400 sold by the Leeds branch."),
+        ("Ferry fares rose by 12% in Oban and by 3% in Mallaig.", "Ferry fares rose by 12% in Mallaig and by 3% in Oban."),
+        ("The Orwell reservoir holds three times as much water as the Stour reservoir.",
+         "The Stour reservoir holds three times as much water as the Orwell reservoir."),
+    ],
+)
+def test_two_terms_exchanged_around_the_same_middle_are_swapped_roles(claim: str, support: str) -> None:
+    assert Reason.ROLES_SWAPPED in reasons(claim, support)
+    v, c = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT and Reason.ROLES_SWAPPED in c.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("When the cache is full, the server drops the oldest entry.",  # a clause moved, nothing exchanged
+         "The server drops the oldest entry when the cache is full."),
+        ("Oats contain more fibre than white bread.", "White bread contains less fibre than oats."),  # converse
+        ("Hector married Irene in 1952.", "Irene married Hector in 1952."),  # symmetric
+        ("Oslo and Bergen signed the pact.", "Bergen and Oslo signed the pact."),  # the middle has no content word
+        ("The north tower is as tall as the south tower.", "The south tower is as tall as the north tower."),
+        ("Copper and tin were traded for grain, and grain for copper.",  # the support says it both ways
+         "Copper and tin were traded for grain, and grain for copper."),
+    ],
+)
+def test_exchanges_that_keep_the_meaning_are_not_swapped_roles(claim: str, support: str) -> None:
+    assert Reason.ROLES_SWAPPED not in reasons(claim, support)
+
+
 def test_symmetric_words_are_a_policy_value() -> None:
     claim, support = "Depression is linked to obesity.", "Obesity is linked to depression."
     assert Reason.ROLES_SWAPPED not in reasons(claim, support)

@@ -65,7 +65,11 @@ auxiliary ("was taught", "did disclose"), an -ed or -s form, or a common
 irregular past ("bought", "beat"); it is left alone when a preposition
 that makes it intransitive follows it ("risk increases with age" says what
 "age increases risk" says) or it names a symmetric relation
-(`symmetric_words`: associated, linked, interacts, ...).
+(`symmetric_words`: associated, linked, interacts, ...). The same finding
+when the claim is its support with two terms exchanged around a middle both
+keep, whatever joins them ("The emperor lent large sums to the merchants"
+over "The merchants lent large sums to the emperor"; "Kinase B phosphorylates
+kinase A"; "feed on"; "inherited by X from his cousin Y"): see `_exchanged`.
 
 Certainty (CERTAINTY_UNSTATED). A hedge word (`hedge_words`: may, suggests,
 believed, ...; also the words that report, plan or ask for something:
@@ -582,7 +586,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     equative = _equative_swapped(claim, support)
     if equative:
         add(Reason.COMPARISON_MISMATCH, equative)
-    swap = _roles_swapped(claim, support, lex, converse)
+    swap = _roles_swapped(claim, support, lex, converse) or _exchanged(claim, support, lex, converse)
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
     certainty = _certainty_unstated(claim, support, lex)
@@ -907,6 +911,71 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
         if best is not None and best[2]:
             return (f"roles: the claim's '{_phrase(claim, None, i)}' takes its sides the other way round in its "
                     f"support ('{_span(support, best[1] - 3, best[1] + 3)}')")
+    return ""
+
+
+# Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
+# "by Lady Marten from her cousin Edmund").
+_NEUTRAL = _DETERMINERS | frozenset("he she him they them it".split())
+# Words that order the terms on their two sides, so a middle of these alone is enough ("from A to B").
+_DIRECTED = frozenset("from to into onto by".split())
+EXCHANGE_TERM = 6  # tokens each exchanged term may run to
+
+
+def _holds(seq: list[str], part: list[str]) -> bool:
+    """Whether `part` stands in `seq` in a row."""
+    return any(seq[k : k + len(part)] == part for k in range(len(seq) - len(part) + 1))
+
+
+def _neutral(token: Token, k: int) -> bool:
+    """A determiner or pronoun, which an exchange may change; "A" inside a sentence names ("kinase A")."""
+    return token.norm in _NEUTRAL and not (k and token.surface == "A")
+
+
+def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozenset[int] = frozenset()) -> str:
+    """A note when the claim is its support with two terms exchanged around a middle both keep ("Kinase B
+    phosphorylates kinase A" over "Kinase A phosphorylates kinase B"; "The Madrid team closed 48 deals,
+    compared with 31 for the Lisbon team" over the same with Lisbon first), else ''. Every word of one is in
+    the other, so word overlap and the verb-led role check miss what changed: which term stands where. The
+    middle must hold a content word, a number or a word that orders its sides ("from A to B", "bought by A from
+    B"; "A and B" is "B and A"); a middle that joins its sides as equals
+    (a symmetric relation without a number, a bare "as ... as") reads either way round."""
+    c_at = [k for k, t in enumerate(claim.tokens) if not _neutral(t, k)]
+    s_at = [k for k, t in enumerate(support.tokens) if not _neutral(t, k)]
+    c = [claim.all_stems[k] for k in c_at]
+    s = [support.all_stems[k] for k in s_at]
+    where: dict[str, list[int]] = {}
+    for k, stem in enumerate(s):
+        where.setdefault(stem, []).append(k)
+    for i in range(1, len(c) - 1):
+        for j in where.get(c[i], []):
+            if j == 0 or (i > 0 and j > 0 and c[i - 1] == s[j - 1]):
+                continue  # not the start of a common middle
+            size = 0
+            while i + size < len(c) and j + size < len(s) and c[i + size] == s[j + size]:
+                size += 1
+            # the claim's term before the middle is the support's after it, and the other way round
+            x = next((k for k in range(min(EXCHANGE_TERM, i, len(s) - j - size), 0, -1)
+                      if c[i - k : i] == s[j + size : j + size + k]), 0)
+            y = next((k for k in range(min(EXCHANGE_TERM, len(c) - i - size, j), 0, -1)
+                      if c[i + size : i + size + k] == s[j - k : j]), 0)
+            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size]):
+                continue  # the support also says it the claim's way round somewhere
+            middle = [c_at[k] for k in range(i, i + size)]
+            terms = [c_at[k] for k in (*range(i - x, i), *range(i + size, i + size + y))]
+            norms = [claim.tokens[k].norm for k in middle]
+            numbered = any(claim.tokens[k].number for k in middle)
+            if (not any(claim.stems[k] or claim.tokens[k].number or claim.tokens[k].norm in _DIRECTED for k in middle)
+                    or not all(any(claim.stems[k] or claim.tokens[k].number or claim.tokens[k].capitalised
+                                   for k in side)
+                               for side in (terms[:x], terms[x:]))
+                    or skip.intersection(middle)
+                    or (not numbered and (any(claim.all_stems[k] in lex.symmetric for k in middle)
+                                          or norms.count("as") >= 2))):
+                continue
+            return (f"roles: the claim has '{_span(claim, terms[0], terms[x - 1])}' and "
+                    f"'{_span(claim, terms[x], terms[-1])}' the other way round around "
+                    f"'{_span(claim, middle[0], middle[-1])}' from its support")
     return ""
 
 
