@@ -1270,3 +1270,57 @@ def test_held_reports_only_before_that() -> None:
 def test_a_denied_all_does_not_state_all(quote: str) -> None:
     v, _ = lattice("All patients responded to the drug.", quote)
     assert v.label is not Label.STRICT
+
+
+# --- /26: reports, opposites, cessation, ended pasts, irregular forms -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The goalkeeper has signed for Benfica.", "Agents say the goalkeeper has signed for Benfica.",
+         Reason.CERTAINTY_UNSTATED),
+        ("A cracked seal caused the leak.", "Engineers suspect that a cracked seal caused the leak.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The abbey was founded by Cistercian monks.", "Some scholars believe the abbey was founded by Cistercian monks.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The painter burned his early canvases.", "It was rumoured that the painter burned his early canvases.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The probe landed on the comet in June.", "The probe was scheduled to land on the comet in June.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The ceasefire is permanent.", "The ceasefire is temporary.", Reason.DIRECTION_MISMATCH),
+        ("The train arrived at Lyon an hour late.", "The train departed from Lyon an hour late.",
+         Reason.DIRECTION_MISMATCH),
+        ("The appeals court upheld the fine.", "The appeals court overturned the fine.", Reason.DIRECTION_MISMATCH),
+        ("The mill produces woollen cloth.", "The mill stopped producing woollen cloth in 1931.",
+         Reason.NEGATION_MISMATCH),
+        ("Shepherds graze sheep on the island.", "Shepherds used to graze sheep on the island.", Reason.SCOPE_DROPPED),
+        ("The bridge carries the main road.", "The bridge carried the main road until the bypass opened.",
+         Reason.SCOPE_DROPPED),
+        ("The survey has begun in the north.", "The survey will begin in the north in May.", Reason.CERTAINTY_UNSTATED),
+        ("Ravens were beaten by Hawks in the final.", "Ravens beat Hawks in the final.", Reason.ROLES_SWAPPED),
+    ],
+)
+def test_reports_opposites_and_ended_pasts_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+    v, _ = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The ointment is commonly used to treat burns.", "The ointment is often used to treat burns."),
+        ("The pass is valid for students.", "The pass is valid for students until June."),
+        ("Shepherds grazed sheep on the island.", "Shepherds used to graze sheep on the island."),
+        ("The bridge carried the main road.", "The bridge carried the main road until 1990."),
+        ("Hawks beat Ravens in the final.", "Ravens were beaten by Hawks in the final."),
+        ("The survey will begin in the north in May.", "The survey will begin in the north in May."),
+    ],
+)
+def test_the_same_past_or_roles_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+def test_stopping_a_thing_denies_nothing() -> None:
+    assert reasons("The keeper stopped two penalties.", "The keeper saved two penalties.") == set()

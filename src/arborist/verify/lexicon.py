@@ -74,7 +74,8 @@ HEDGE_WORDS: tuple[str, ...] = (
     # a tendency, a permission, a forecast or reported speech is not the fact itself
     "tend", "tends", "tended", "permitted", "allowed", "encouraged", "advised", "eligible", "entitled",
     "optional", "forecast", "forecasts", "forecasted", "predict", "predicts", "predicted", "projected", "said",
-    "says", "told", "hold", "holds", "held",
+    "says", "say", "told", "hold", "holds", "held", "believe", "believes", "suspect", "suspects", "suspected",
+    "rumour", "rumours", "rumoured", "rumor", "rumors", "rumored", "planned", "scheduled", "slated",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
     "unfounded", "baseless",
@@ -239,6 +240,12 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                     "permitted", "allowed"), False, False),
     "price": (("dearer", "pricier", "costlier", "expensive"), ("cheaper", "inexpensive", "cheap"), False, False),
     "position": (("ahead", "leading"), ("behind", "trailing"), False, False),
+    "permanence": (("permanent", "permanently", "lasting"), ("temporary", "temporarily", "interim", "provisional"),
+                   True, False),
+    "travel": (("depart", "departed", "departs", "departure", "departing"),
+               ("arrive", "arrived", "arrives", "arrival", "arriving"), False, False),
+    "ruling": (("overturn", "overturned", "overturns", "quash", "quashed", "annul", "annulled"),
+               ("uphold", "upheld", "upholds", "affirm", "affirmed"), False, False),
     "sameness": (
         ("similar", "same", "comparable", "equal", "equivalent", "identical", "unchanged", "resemble"),
         ("different", "differ", "differs", "difference", "differences", "distinct", "dissimilar", "altered"),

@@ -92,7 +92,9 @@ lasts") follows it.
 Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
 ...", "... only if ...") whose head or numbers the claim does not state; and
 a support that puts its statement in the past ("was once the largest",
-`lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest").
+`lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest"),
+or in a past that has ended ("used to graze", "carried the road until the
+bypass opened") under a claim with no past form ("graze", "carries").
 
 Every finding names the words involved, so a report can show them.
 """
@@ -129,7 +131,9 @@ _SKIP = frozenset(
     "a an the of to in on at for by with from its their this that these those there it is are was were do does did "
     "seem seems seemed appear appears appeared".split()
 )
-_QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
+_QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())
+# Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
+_CESSATION = frozenset("stop stops stopped cease ceases ceased".split())  # deny their clause wherever they stand
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
@@ -301,7 +305,9 @@ class Text:
         heads: dict[int, int] = {}
         n = len(self.tokens)
         for i, tok in enumerate(self.tokens):
-            if tok.norm not in lex.negators:
+            # "stopped producing" denies the producing; "stopped two penalties" denies nothing
+            ceases = tok.norm in _CESSATION and i + 1 < n and self.tokens[i + 1].norm.endswith("ing")
+            if tok.norm not in lex.negators and not ceases:
                 continue
             if tok.norm == "not" and i + 1 < n and self.tokens[i + 1].norm == "only":
                 continue
@@ -721,7 +727,8 @@ _OBJECT_NEGATORS = frozenset("no nothing none".split())
 _REPORTS_BEFORE = frozenset(
     """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
-    accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception""".split()
+    accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
+    slated""".split()
 )
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
@@ -809,12 +816,34 @@ def _will_over_can(claim: Text, support: Text) -> str:
         verb = _will_verb(support, j)
         if verb is None or support.all_stems[verb] in future:
             continue  # the claim says "will exceed" too, whatever else it says
-        for i in claim.positions.get(support.all_stems[verb], []):
+        done = [i for i, t in enumerate(claim.tokens) if _PARTICIPLES.get(t.norm) == support.tokens[verb].norm]
+        for i in claim.positions.get(support.all_stems[verb], []) + done:
             if (claim.stems[i] and not (i and claim.tokens[i - 1].norm in _DETERMINERS)  # "At the launch" is a noun
                     and not any(t.norm in _FUTURE for t in claim.tokens[max(0, i - 4) : i])):
                 return (f"time: its support says it '{_span(support, j, verb)}'; the claim says "
                         f"'{_span(claim, max(0, i - 2), i)}'")
     return ""
+
+
+# Irregular past forms whose stem is not their verb's: "has begun" is done what "will begin" puts ahead.
+_PARTICIPLES = dict(pair.split(":") for pair in """begun:begin began:begin done:do did:do gone:go went:go
+    taken:take took:take written:write wrote:write given:give gave:give made:make won:win sold:sell bought:buy
+    built:build spoken:speak chosen:choose drawn:draw grown:grow known:know shown:show thrown:throw broken:break
+    driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly flew:fly
+    eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay found:find
+    brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat""".split())
+_BASES = frozenset(_PARTICIPLES.values())
+
+
+def _verb_positions(text: Text, other: Text, i: int) -> list[int]:
+    """Where `text` uses token i of `other`: by stem, or as another form of the same irregular verb ("was beaten
+    by" and "beat")."""
+    found = text.positions.get(other.all_stems[i], [])
+    norm = other.tokens[i].norm
+    base = _PARTICIPLES.get(norm, norm)
+    if found or (base == norm and norm not in _BASES):
+        return found
+    return [j for j, t in enumerate(text.tokens) if _PARTICIPLES.get(t.norm, t.norm) == base]
 
 
 def _will_verb(text: Text, j: int) -> int | None:
@@ -842,23 +871,51 @@ def _reports(text: Text, h: int, end: int) -> bool:
 
 
 def _former_stated_now(claim: Text, support: Text) -> str:
-    """A note when the support puts what it says in the past ("The mine was once the largest source of tin")
-    and the claim states it in the present ("The mine is the largest source of tin"); else ''."""
+    """A note when the support puts what it says in the past ("The mine was once the largest source of tin";
+    "Fishermen used to catch cod"; "The ferry ran daily until the harbour silted up") and the claim states it in
+    the present ("The mine is the largest source of tin", "Fishermen catch cod", "The ferry runs daily"); else
+    ''. A claim is in the present when it says so (is, still, now) or, against a past that has ended ("used to",
+    "until"), when it has no past form at all."""
     said = {t.norm for t in claim.tokens}
-    if not said & _PRESENT or said & _FORMER:
+    if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
+        return ""  # the claim puts it in the past itself
+    now = bool(said & _PRESENT)
+    undated = not any(_past_form(t.norm) or t.norm in _PAST_AUXILIARIES for t in claim.tokens)
+    if not now and not undated:
         return ""
     for h, tok in enumerate(support.tokens):
-        if tok.norm not in _FORMER or (tok.norm == "once" and h + 1 < len(support.tokens)
-                                       and support.tokens[h + 1].norm in _DETERMINERS
-                                       and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES)):
+        ended = _ended(support, h)
+        if not ended and (not now or tok.norm not in _FORMER or (
+                tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in _DETERMINERS
+                and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
-        if end == h + 1 and end < len(support.tokens):
-            end = _clause_of(support, end)[1]  # "Formerly, the mine was ..."
+        if end < len(support.tokens) and (end == h + 1 or (ended and support.initial[first])):
+            end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
         if len(claim.content & {s for s in support.stems[first:end] if s}) >= 2:
             return (f"time: its support holds it only in the past ('{_span(support, max(first, h - 1), h + 2)}'); "
                     "the claim states it now")
     return ""
+
+
+_PAST_AUXILIARIES = frozenset("was were had did will would".split())
+_ADVERBS = frozenset("often also still now not never always mostly sometimes seldom even too".split())
+
+
+def _ended(text: Text, h: int) -> bool:
+    """Token h marks a past that has ended: "used to" (not "is used to"), or "until" in a sentence whose verb is
+    in the past ("ran daily until the harbour silted up"; not "is valid until May")."""
+    norm, n = text.tokens[h].norm, len(text.tokens)
+    if norm == "used":  # not "is commonly used to treat", "got used to"
+        before = next((t.norm for t in reversed(text.tokens[:h]) if not t.norm.endswith("ly")
+                       and t.norm not in _ADVERBS), "")
+        return (h + 1 < n and text.tokens[h + 1].norm == "to" and bool(before)
+                and before not in _COPULAS | {"get", "gets", "got", "become", "becomes", "became"})
+    if norm != "until":
+        return False
+    first = max((k for k in range(h + 1) if text.initial[k]), default=0)
+    end = next((k for k in range(h + 1, n) if text.initial[k]), n)
+    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in ("was", "were") for k in range(first, end))
 
 
 def _plural(tok: Token) -> bool:
@@ -887,13 +944,13 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
         if not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
                 i > 0 and claim.tokens[i - 1].norm not in _DETERMINERS and not claim.tokens[i].capitalised
                 and any(support.verb(j) and support.tokens[j].norm == claim.tokens[i].norm
-                        for j in support.positions.get(claim.all_stems[i], [])))):
+                        for j in _verb_positions(support, claim, i)))):
             continue  # not a verb, unless the support uses the same word as one ("Elk prey on wolves")
         a, b, near_a, near_b = claim.roles(i)
         if not a or not b:
             continue
         best: tuple[int, int, bool] | None = None  # words lined up, support index, swapped
-        for j in support.positions.get(claim.all_stems[i], []):
+        for j in _verb_positions(support, claim, i):
             if not support.stems[j] or support.intransitive(j):
                 continue
             sa, sb, s_near_a, s_near_b = support.roles(j)
@@ -959,7 +1016,7 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
                       if c[i - k : i] == s[j + size : j + size + k]), 0)
             y = next((k for k in range(min(EXCHANGE_TERM, len(c) - i - size, j), 0, -1)
                       if c[i + size : i + size + k] == s[j - k : j]), 0)
-            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size]):
+            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size + y]):
                 continue  # the support also says it the claim's way round somewhere
             middle = [c_at[k] for k in range(i, i + size)]
             terms = [c_at[k] for k in (*range(i - x, i), *range(i + size, i + size + y))]
