@@ -131,9 +131,9 @@ _SKIP = frozenset(
     "a an the of to in on at for by with from its their this that these those there it is are was were do does did "
     "seem seems seemed appear appears appeared".split()
 )
-_QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())
+_QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_CESSATION = frozenset("stop stops stopped cease ceases ceased".split())  # deny their clause wherever they stand
+_CESSATION = frozenset("stop stops stopped cease ceases ceased".split())
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
@@ -1006,7 +1006,7 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
         where.setdefault(stem, []).append(k)
     for i in range(1, len(c) - 1):
         for j in where.get(c[i], []):
-            if j == 0 or (i > 0 and j > 0 and c[i - 1] == s[j - 1]):
+            if j == 0 or c[i - 1] == s[j - 1]:
                 continue  # not the start of a common middle
             size = 0
             while i + size < len(c) and j + size < len(s) and c[i + size] == s[j + size]:
