@@ -502,6 +502,13 @@ def test_plural_first_words_are_not_replaced_names() -> None:
         ("The patch fixes a buffer overflow in the parser, which was exploited in the wild.",
          "The patch fixes a buffer overflow in the parser."),
         ("The drug lowers blood pressure and reduces cholesterol.", "The drug lowers blood pressure."),
+        # /26: a word the claim also says elsewhere does not state a part; nor does a conjunct's other words
+        # state a conjunct that names another thing; "to a ..." is a part of its own
+        ("The poet wrote the play in a cottage in Kent, where she also wrote her letters.",
+         "The poet wrote the play in a cottage in Kent."),
+        ("Lead builds up in the bones and the teeth of exposed workers.", "Lead builds up in the bones of exposed workers."),
+        ("The choir sang the mass at the cathedral's Easter service to a packed congregation.",
+         "The choir sang the mass at the cathedral's Easter service."),
     ],
 )
 def test_a_part_its_quote_never_states_is_not_verified(claim: str, quote: str) -> None:
@@ -519,6 +526,9 @@ def test_a_part_its_quote_never_states_is_not_verified(claim: str, quote: str) -
         ("The drug, taken daily, lowers blood pressure.", "Taken daily, the drug lowers blood pressure."),
         ("Cerebrospinal fluid (CSF) levels of orexin rose and stayed high.",
          "CSF levels of orexin rose and then stayed high."),
+        # the long form of a name in brackets its quote uses
+        ("Sites where Rad51 binds (Rad51 sites) slow replication.", "Rad51 sites slow replication."),
+        ("The algorithm is fast and needs little memory.", "The algorithm is quick and uses little memory."),
     ],
 )
 def test_connectives_abbreviations_and_reordered_parts_are_stated(claim: str, quote: str) -> None:

@@ -8,13 +8,18 @@ at coordinators, relative and causal words (and, or, but, which, where, who,
 while, because, so, ...), before a preposition (in, on, at, by, for, with,
 from, across, ...: "... in nonhuman primates" over a quote on mouse models),
 after a prepositional phrase at its verb ("Rainfall | across the country |
-was below average") and at commas, semicolons, colons and brackets; a part
-with a content word of which the quote states none is said by the claim
-alone. "Compared with B, ..." is no part of its own: the comparison is the
+was below average"), before "to a"/"to an" ("... to a sold-out audience")
+and at commas, semicolons, colons and brackets; a part with a content word
+of which the quote states none is said by the claim alone. A word the claim
+also uses in another part does not count as stated for this one ("..., where
+she also wrote her memoirs" over a quote that says only what she wrote
+first), and a conjunct that opens with an article names a thing its quote
+must name ("in the kidneys and the liver" over "in the kidneys"). "Compared with B, ..." is no part of its own: the comparison is the
 polarity check's to read.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
-protein (RIP)") restates the words before it, and a connective or a word that frames the
+protein (RIP)") restates the words before it, and words before a bracketed
+name the quote uses ("enhancer regions (p53BERs)") are that name's long form, and a connective or a word that frames the
 text ("However, ...", "In addition, ...", "In this study, ...";
 `scope.DISCOURSE_WORDS`) states nothing: neither is a part of its own.
 """
@@ -37,6 +42,10 @@ PREPOSITIONS = frozenset(
     "under over without toward towards beyond near inside outside upon despite except amid along around".split()
 )
 
+# Words that open a noun phrase: a conjunct opened by one names a thing its quote must name ("in the kidneys and
+# the liver" over "in the kidneys").
+_ARTICLES = frozenset("the a an its their his her".split())
+
 # Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
 _VERB_WORDS = frozenset("is are was were be been has have had will would can could may might must should do does "
                         "did".split())
@@ -48,7 +57,8 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     out: list[list[tuple[Token, str | None]]] = [[]]
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
-        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS
+        to_a = tok.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm in ("a", "an")
+        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a
                               or any(c in CLAUSE_MARKS for c in between)
                               or (tok.norm in _VERB_WORDS and out[-1][0][0].norm in PREPOSITIONS)):
             out.append([])
@@ -61,12 +71,22 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
     """The parts of `text` (as written) with a content word, none of whose content stems is in `stated`.
     `defined`: the abbreviations (as written) the texts define; a part that is one of them is skipped."""
     out = []
-    for part in parts(text):
+    cut = parts(text)
+    for k, part in enumerate(cut):
         stems = [s for _, s in part if s]
         lone = part[0][0].surface if len(part) == 1 else ""
         if not stems or lone in defined or lone.casefold() in _ENUMERATORS or all(
                 t.norm in DISCOURSE_WORDS for t, s in part if s):
             continue
-        if not stated.intersection(stems):
+        after = cut[k + 1] if k + 1 < len(cut) else []
+        named = [s for _, s in after if s]
+        if (named and stated.issuperset(named) and text[part[-1][0].end : after[0][0].start].strip() == "("):
+            continue  # what its quote calls by the name in brackets after it ("enhancer regions (p53BERs)")
+        # a word the claim also says in another part does not show that the quote states this one
+        elsewhere = {s for m, other in enumerate(cut) if m != k for _, s in other if s}
+        own = [s for s in stems if s not in elsewhere] or stems
+        joined = (k > 0 and part[0][0].norm in _ARTICLES
+                  and any(w in ("and", "or") for w in text[cut[k - 1][-1][0].end : part[0][0].start].split()))
+        if not stated.intersection(own) or (joined and stems[0] not in stated and stems[0] not in elsewhere):
             out.append(text[part[0][0].start : part[-1][0].end])
     return out
