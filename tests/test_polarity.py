@@ -973,8 +973,8 @@ def test_policy_24_fractions_are_numbers_and_shares() -> None:
     [
         ("The site was offline for 20 minutes on Monday because of a broken cable.",
          "The site was offline for 20 minutes on Monday.", "of a broken cable"),
-        ("Snow cover across the continent was 15 percent below normal in April.",
-         "Snow cover in the alpine regions was 15 percent below normal in April.", "across the continent"),
+        ("Snow cover on the northern plains was 15 percent below normal in April.",  # ("across": QUALIFIER_UNSTATED)
+         "Snow cover in the alpine regions was 15 percent below normal in April.", "on the northern plains"),
     ],
 )
 def test_policy_24_causes_and_phrases_are_parts(claim: str, quote: str, added: str) -> None:
@@ -1334,3 +1334,51 @@ def test_the_same_past_or_roles_said_another_way_agree(claim: str, support: str)
 
 def test_stopping_a_thing_denies_nothing() -> None:
     assert reasons("The keeper stopped two penalties.", "The keeper saved two penalties.") == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("Rents fell across the city last year.", "Rents fell in the harbour district last year."),
+        ("The disease is now found worldwide.", "The disease is now found in West Africa."),
+    ],
+)
+def test_a_claim_over_the_whole_is_not_verified_by_a_part(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert Reason.QUALIFIER_UNSTATED in c.reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The tenants did not receive any compensation.", "The tenants received no compensation."),
+        ("The drug lowers both blood pressure and cholesterol.", "The drug lowers blood pressure and cholesterol."),
+        ("Rents fell across the city last year.", "Last year rents fell across the city."),
+    ],
+)
+def test_any_both_and_a_stated_across_are_no_overstatement(claim: str, quote: str) -> None:
+    _, c = lattice(claim, quote)
+    assert Reason.QUALIFIER_UNSTATED not in c.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The valley's economy depends on wool.", "During the 1890s, the valley's economy depended on wool."),
+        ("The league has twelve clubs.", "In 1998, the league had twelve clubs."),
+    ],
+)
+def test_a_past_its_support_dates_is_not_stated_now(claim: str, support: str) -> None:
+    assert Reason.SCOPE_DROPPED in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The museum houses 3,000 fossils.", "The museum, which opened in 1902, houses 3,000 fossils."),
+        ("The league had twelve clubs in 1998.", "In 1998, the league had twelve clubs."),
+        ("The league had twelve clubs.", "In 1998, the league had twelve clubs."),
+    ],
+)
+def test_a_date_of_something_else_or_a_past_claim_is_no_dated_past(claim: str, support: str) -> None:
+    assert Reason.SCOPE_DROPPED not in reasons(claim, support)

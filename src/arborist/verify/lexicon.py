@@ -21,13 +21,16 @@ FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
 PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently")
 
 # A claim that states one of these words says more than a quote without it ("the oldest church", "the only
-# plan", "all plans"): each must be in the claim's own quote (QUALIFIER_UNSTATED). Compared as written.
+# plan", "all plans", "across the economy"): each must be in the claim's own quote (QUALIFIER_UNSTATED).
+# Compared as written. Not "any" ("did not receive any" is "received no"), "both" ("both A and B" is "A and
+# B") nor "overall" ("overall survival" names a measure).
 QUALIFIER_WORDS: tuple[str, ...] = (
     "only", "sole", "solely", "exclusively", "first", "last", "all", "every", "always", "entire", "whole",
     "most", "least", "best", "worst", "oldest", "newest", "youngest", "earliest", "latest", "largest", "biggest",
     "smallest", "highest", "lowest", "longest", "shortest", "greatest", "fewest", "fastest", "slowest",
     "strongest", "weakest", "richest", "poorest", "tallest", "deepest", "widest", "heaviest", "lightest",
     "cheapest", "closest", "farthest", "furthest", "nearest", "each", "unanimous", "unanimously",
+    "across", "throughout", "nationwide", "worldwide", "everywhere", "universally",
 )
 # Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
 QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (

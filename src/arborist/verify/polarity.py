@@ -94,7 +94,8 @@ Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
 a support that puts its statement in the past ("was once the largest",
 `lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest"),
 or in a past that has ended ("used to graze", "carried the road until the
-bypass opened") under a claim with no past form ("graze", "carries").
+bypass opened", "During the 1890s, the economy depended on wool") under a
+claim with no past form ("graze", "carries", "depends").
 
 Every finding names the words involved, so a report can show them.
 """
@@ -598,7 +599,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     certainty = _certainty_unstated(claim, support, lex)
     if certainty:
         add(Reason.CERTAINTY_UNSTATED, certainty)
-    former = _former_stated_now(claim, support)
+    former = _former_stated_now(claim, support, scoped)
     if former:
         add(Reason.SCOPE_DROPPED, former)
     unit = _unit_changed(claim, support, lex)
@@ -870,21 +871,24 @@ def _reports(text: Text, h: int, end: int) -> bool:
     return any(text.verb(k) and text.stems[k] for k in range(h + 3, min(end, h + 8)))
 
 
-def _former_stated_now(claim: Text, support: Text) -> str:
+def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     """A note when the support puts what it says in the past ("The mine was once the largest source of tin";
     "Fishermen used to catch cod"; "The ferry ran daily until the harbour silted up") and the claim states it in
     the present ("The mine is the largest source of tin", "Fishermen catch cod", "The ferry runs daily"); else
     ''. A claim is in the present when it says so (is, still, now) or, against a past that has ended ("used to",
-    "until"), when it has no past form at all."""
+    "until", a date that opens a past sentence), when it has no past form at all, unless it is a bare answer that
+    takes its time from the question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged
+    with Capital Cities")."""
     said = {t.norm for t in claim.tokens}
     if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
         return ""  # the claim puts it in the past itself
     now = bool(said & _PRESENT)
-    undated = not any(_past_form(t.norm) or t.norm in _PAST_AUXILIARIES for t in claim.tokens)
+    undated = scoped and not any(_past_form(t.norm) or t.norm in _PAST_AUXILIARIES for t in claim.tokens)
     if not now and not undated:
         return ""
+    dates = {t.norm for t in claim.tokens if _date(t)}
     for h, tok in enumerate(support.tokens):
-        ended = _ended(support, h)
+        ended = _ended(support, h) or (undated and not dates and _dated_past(support, h))
         if not ended and (not now or tok.norm not in _FORMER or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in _DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
@@ -899,7 +903,27 @@ def _former_stated_now(claim: Text, support: Text) -> str:
 
 
 _PAST_AUXILIARIES = frozenset("was were had did will would".split())
+_PAST_BE = frozenset("was were had".split())  # past forms that are no -ed form
 _ADVERBS = frozenset("often also still now not never always mostly sometimes seldom even too".split())
+
+
+def _date(tok: Token) -> bool:
+    """A year (1000-2099) or a decade ("1950s")."""
+    norm = tok.norm[:-1] if tok.norm.endswith("s") else tok.norm
+    return len(norm) == 4 and norm.isdigit() and norm[:2] in ("1" + norm[1], "20") and 1000 <= int(norm) < 2100
+
+
+def _dated_past(text: Text, h: int) -> bool:
+    """Token h is a year or decade that opens a sentence in the past tense ("In 2010, the firm employed 500
+    people"; "During the 1950s, the economy depended on sugar")."""
+    if not _date(text.tokens[h]):
+        return False
+    k = h - 1 if h and text.tokens[h - 1].norm != "the" else h - 2
+    if k < 0 or text.tokens[k].norm not in ("in", "during", "throughout", "by") or not text.initial[k]:
+        return False  # only a date that opens its sentence frames all of it ("The museum, which opened in 1902,")
+    first = max((m for m in range(h + 1) if text.initial[m]), default=0)
+    end = next((m for m in range(h + 1, len(text.tokens)) if text.initial[m]), len(text.tokens))
+    return any(_past_form(text.tokens[m].norm) or text.tokens[m].norm in _PAST_BE for m in range(first, end))
 
 
 def _ended(text: Text, h: int) -> bool:
@@ -915,7 +939,7 @@ def _ended(text: Text, h: int) -> bool:
         return False
     first = max((k for k in range(h + 1) if text.initial[k]), default=0)
     end = next((k for k in range(h + 1, n) if text.initial[k]), n)
-    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in ("was", "were") for k in range(first, end))
+    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in range(first, end))
 
 
 def _plural(tok: Token) -> bool:
