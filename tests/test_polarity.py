@@ -262,7 +262,8 @@ def test_the_same_roles_said_another_way_are_not_swapped(claim: str, support: st
         ("Protein Y cleaves protein X.", "Protein X cleaves protein Y."),  # one-letter names
         ("The Hanseatic traders sold timber to the Danish crown.", "The Danish crown sold timber to the Hanseatic traders."),
         ("Barn owls hunt on field voles in winter.", "Field voles hunt on barn owls in winter."),
-        ("The title passed from her uncle Lord Avery to Margaret.", "The title passed from his niece Margaret to Lord Avery."),
+        ("The title passed from Lord Avery to Margaret.", "The title passed from Margaret to Lord Avery."),
+        ("Revenue rose in Paris and fell in Lyon.", "Revenue rose in Lyon and fell in Paris."),
         ("The Leeds branch sold 900 policies in May, against 400 sold by the York branch.",
          "The York branch sold 900 policies in May, against 400 sold by the Leeds branch."),
         ("Ferry fares rose by 12% in Oban and by 3% in Mallaig.", "Ferry fares rose by 12% in Mallaig and by 3% in Oban."),
@@ -287,6 +288,18 @@ def test_two_terms_exchanged_around_the_same_middle_are_swapped_roles(claim: str
         ("The north tower is as tall as the south tower.", "The south tower is as tall as the north tower."),
         ("Copper and tin were traded for grain, and grain for copper.",  # the support says it both ways
          "Copper and tin were traded for grain, and grain for copper."),
+        ("The flag is blue, white and red.", "The flag is red, white and blue."),  # list items reordered
+        ("The park has oak trees, beech trees and pine trees.", "The park has pine trees, beech trees and oak trees."),
+        ("Fares rose by 3% in Oban and by 12% in Mallaig.", "Fares rose by 12% in Mallaig and by 3% in Oban."),
+        ("Jones scored in the second half and Smith scored in the first half.",  # clauses reordered
+         "Smith scored in the first half and Jones scored in the second half."),
+        ("Oslo got 20 cm of snow while Bergen got 5 cm.", "Bergen got 5 cm of snow while Oslo got 20 cm."),
+        ("York sold 400 policies, against 900 sold by Leeds.",  # both pairs exchanged: the same comparison
+         "Leeds sold 900 policies, against 400 sold by York."),
+        ("Salt together with pepper is added at the end.", "Pepper together with salt is added at the end."),
+        ("Haydn was a contemporary of Mozart.", "Mozart was a contemporary of Haydn."),
+        ("Kiel is twinned with Brest.", "Brest is twinned with Kiel."),
+        ("Spain has the same number of seats as Italy.", "Italy has the same number of seats as Spain."),
     ],
 )
 def test_exchanges_that_keep_the_meaning_are_not_swapped_roles(claim: str, support: str) -> None:
@@ -1326,6 +1339,20 @@ def test_reports_opposites_and_ended_pasts_are_found(claim: str, support: str, r
         ("The bridge carried the main road.", "The bridge carried the main road until 1990."),
         ("Hawks beat Ravens in the final.", "Ravens were beaten by Hawks in the final."),
         ("The survey will begin in the north in May.", "The survey will begin in the north in May."),
+        # the reviewer's false alarms: reduced relatives, "until" in a present clause, a past claim, nouns
+        ("Chloroquine is used to treat malaria.", "Chloroquine is a drug used to treat malaria."),
+        ("Honey is used to treat burns.", "Honey, used to treat burns since ancient times, contains peroxide."),
+        ("The museum is open until 6 pm.", "The museum, which was founded in 1900, is open until 6 pm."),
+        ("She sat on the board until 1990.", "She sat on the board until she retired in 1990."),
+        ("Miners dug tin here in the 1800s.", "Miners used to dig tin here in the 1800s."),
+        ("Corporal punishment is now banned in most schools.",
+         "Corporal punishment was common until the 1980s, but is now banned in most schools."),
+        ("The castle is a museum.", "The castle used to be a prison; today the castle is a museum."),
+        ("Police arrested three people after the robbery.", "Police arrested three suspects after the robbery."),
+        ("Air France operates flights to 20 cities.", "Air France operates scheduled flights to 20 cities."),
+        ("A merger was announced on Monday.", "A long-rumoured merger was announced on Monday."),
+        ("The firm built the first bridge.", "The firm built the first bridge and will build the second."),
+        ("Route 9 serves the hospital.", "Route 9 has a stop serving the hospital."),
     ],
 )
 def test_the_same_past_or_roles_said_another_way_agree(claim: str, support: str) -> None:

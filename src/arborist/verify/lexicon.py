@@ -51,7 +51,8 @@ SYMMETRIC_WORDS: tuple[str, ...] = (
     "interacts", "interacted", "interaction", "binds", "bound", "binding", "married", "met", "meets", "collaborated",
     "collaborates", "compared", "resembles", "resembled", "equals", "equal", "similar", "differs", "differ",
     "different", "connected", "connects", "overlaps", "overlapped", "coexist", "coexists", "joined", "joins",
-    "allied", "played", "plays", "faced", "faces",
+    "allied", "played", "plays", "faced", "faces", "twinned", "neighbouring", "bordering", "borders",
+    "corresponded", "corresponds", "correspond", "partnered",
 )
 
 # A quote that uses one of these in the clause that holds the claim's words only supposes what it says
@@ -243,7 +244,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                     "permitted", "allowed"), False, False),
     "price": (("dearer", "pricier", "costlier", "expensive"), ("cheaper", "inexpensive", "cheap"), False, False),
     "position": (("ahead", "leading"), ("behind", "trailing"), False, False),
-    "permanence": (("permanent", "permanently", "lasting"), ("temporary", "temporarily", "interim", "provisional"),
+    "permanence": (("permanent", "permanently"), ("temporary", "temporarily", "interim", "provisional"),
                    True, False),
     "travel": (("depart", "departed", "departs", "departure", "departing"),
                ("arrive", "arrived", "arrives", "arrival", "arriving"), False, False),

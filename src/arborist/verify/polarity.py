@@ -134,7 +134,7 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_CESSATION = frozenset("stop stops stopped cease ceases ceased".split())
+_CESSATION = frozenset("stops stopped ceases ceased".split())
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
@@ -729,7 +729,7 @@ _REPORTS_BEFORE = frozenset(
     """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
-    slated""".split()
+    slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored""".split()
 )
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
@@ -819,6 +819,8 @@ def _will_over_can(claim: Text, support: Text) -> str:
             continue  # the claim says "will exceed" too, whatever else it says
         done = [i for i, t in enumerate(claim.tokens) if _PARTICIPLES.get(t.norm) == support.tokens[verb].norm]
         for i in claim.positions.get(support.all_stems[verb], []) + done:
+            if any(t.norm == claim.tokens[i].norm for k, t in enumerate(support.tokens) if k != verb):
+                continue  # the support says it done too ("built the first bridge and will build the second")
             if (claim.stems[i] and not (i and claim.tokens[i - 1].norm in _DETERMINERS)  # "At the launch" is a noun
                     and not any(t.norm in _FUTURE for t in claim.tokens[max(0, i - 4) : i])):
                 return (f"time: its support says it '{_span(support, j, verb)}'; the claim says "
@@ -862,6 +864,8 @@ def _reports(text: Text, h: int, end: int) -> bool:
     after = text.tokens[h + 1 : min(end, h + 5)]
     if text.tokens[h].norm in ("hold", "holds", "held"):  # "the court held that"; not "held morning sessions"
         return bool(after) and after[0].norm == "that"
+    if text.tokens[h].norm in ("planned", "scheduled", "slated"):  # "was scheduled to land"; not "scheduled flights"
+        return bool(after) and after[0].norm in ("to", "for")
     if any(t.norm in ("to", "that", "of") for t in after):
         return True
     if after and after[0].norm.endswith("ing") and text.stems[h + 1]:
@@ -883,23 +887,41 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
         return ""  # the claim puts it in the past itself
     now = bool(said & _PRESENT)
-    undated = scoped and not any(_past_form(t.norm) or t.norm in _PAST_AUXILIARIES for t in claim.tokens)
+    # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
+    bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
+    undated = scoped and not bounded and not any(
+        _past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in _PARTICIPLES for t in claim.tokens)
     if not now and not undated:
         return ""
-    dates = {t.norm for t in claim.tokens if _date(t)}
+    clauses: list[tuple[int, int, int]] | None = None  # each clause's bounds and claim stems held, read once
     for h, tok in enumerate(support.tokens):
-        ended = _ended(support, h) or (undated and not dates and _dated_past(support, h))
+        ended = undated and (_ended(support, h) or _dated_past(support, h))
         if not ended and (not now or tok.norm not in _FORMER or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in _DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
-        if end < len(support.tokens) and (end == h + 1 or (ended and support.initial[first])):
+        if end < len(support.tokens) and (end == h + 1 or (ended and h == first and support.initial[first])):
             end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
-        if len(claim.content & {s for s in support.stems[first:end] if s}) >= 2:
+        held = len(claim.content & {s for s in support.stems[first:end] if s})
+        if held >= 2 and ended and clauses is None:
+            clauses = [(a, b, len(claim.content & {s for s in support.stems[a:b] if s})) for a, b in _clauses(support)]
+        # another clause that holds the claim as well states it ("was common until the 1980s, but is now banned")
+        if held >= 2 and not (ended and clauses and any(
+                other >= held for a, b, other in clauses if b <= first or a >= end)):
             return (f"time: its support holds it only in the past ('{_span(support, max(first, h - 1), h + 2)}'); "
                     "the claim states it now")
     return ""
+
+
+def _clauses(text: Text) -> list[tuple[int, int]]:
+    """The (first, end) token bounds of each clause, in order."""
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(text.tokens):
+        out.append(_clause_of(text, k))
+        k = max(out[-1][1], k + 1)
+    return out
 
 
 _PAST_AUXILIARIES = frozenset("was were had did will would".split())
@@ -927,19 +949,26 @@ def _dated_past(text: Text, h: int) -> bool:
 
 
 def _ended(text: Text, h: int) -> bool:
-    """Token h marks a past that has ended: "used to" (not "is used to"), or "until" in a sentence whose verb is
-    in the past ("ran daily until the harbour silted up"; not "is valid until May")."""
+    """Token h marks a past that has ended: "used to" as the verb of its clause ("Fishermen used to catch cod";
+    not "a drug used to treat", "Honey, used to treat burns", "is commonly used to"), or "until" in a clause
+    whose verb is in the past ("ran daily until the harbour silted up", "Until it collapsed in 1847, ..."; not
+    "The museum, which was founded in 1900, is open until 6 pm")."""
     norm, n = text.tokens[h].norm, len(text.tokens)
-    if norm == "used":  # not "is commonly used to treat", "got used to"
-        before = next((t.norm for t in reversed(text.tokens[:h]) if not t.norm.endswith("ly")
-                       and t.norm not in _ADVERBS), "")
-        return (h + 1 < n and text.tokens[h + 1].norm == "to" and bool(before)
-                and before not in _COPULAS | {"get", "gets", "got", "become", "becomes", "became"})
+    first, _ = _clause_of(text, h)
+    if norm == "used":
+        if h + 1 >= n or text.tokens[h + 1].norm != "to" or h == first:
+            return False
+        before = range(first, h)
+        k = next((k for k in reversed(before) if not text.tokens[k].norm.endswith("ly")
+                  and text.tokens[k].norm not in _ADVERBS), None)
+        return k is not None and not text.breaks[k + 1] and not any(
+            text.tokens[m].norm in _AUXILIARIES or text.tokens[m].norm in ("get", "gets", "got", "become",
+                                                                            "becomes", "became")
+            or (text.verb(m) and text.stems[m] is not None and _past_form(text.tokens[m].norm)) for m in before)
     if norm != "until":
         return False
-    first = max((k for k in range(h + 1) if text.initial[k]), default=0)
-    end = next((k for k in range(h + 1, n) if text.initial[k]), n)
-    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in range(first, end))
+    span = range(h + 1, _clause_of(text, h)[1]) if h == first else range(first, h)
+    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
 
 
 def _plural(tok: Token) -> bool:
@@ -1001,11 +1030,39 @@ _NEUTRAL = _DETERMINERS | frozenset("he she him they them it".split())
 # Words that order the terms on their two sides, so a middle of these alone is enough ("from A to B").
 _DIRECTED = frozenset("from to into onto by".split())
 EXCHANGE_TERM = 6  # tokens each exchanged term may run to
+# The longest claim and support (content tokens) the checks for an exchanged or swapped word read: they compare
+# sentences; the bound keeps their work small on hostile input.
+SWAP_CLAIM_TOKENS, SWAP_SUPPORT_TOKENS = 80, 400
 
 
 def _holds(seq: list[str], part: list[str]) -> bool:
     """Whether `part` stands in `seq` in a row."""
     return any(seq[k : k + len(part)] == part for k in range(len(seq) - len(part) + 1))
+
+
+# Words that join two terms as equals: "salt together with pepper", "Boston, along with Chicago".
+_ALONGSIDE = frozenset("together along alongside plus".split())
+_COORDINATING = frozenset("and or nor but while whereas".split())
+# Nouns of a relation both sides hold, after a copula: "Haydn was a contemporary of Mozart" (not "inherited the
+# estate from his cousin Y", where the verb orders the sides).
+_RELATION_NOUNS = frozenset("""twin twins sister sisters brother brothers contemporary contemporaries cousin cousins
+    neighbour neighbours neighbor neighbors teammate teammates rival rivals sibling siblings partner partners
+    colleague colleagues friend friends ally allies spouse""".split())
+
+
+def _subsequence(part: list[str], whole: list[str]) -> bool:
+    """Whether `part` stands in `whole` in order (not necessarily in a row)."""
+    it = iter(whole)
+    return all(any(w == p for w in it) for p in part)
+
+
+def _coordinated(text: Text, middle: list[int]) -> bool:
+    """Whether two terms with `middle` between them open two conjuncts of one coordination: after the middle's
+    last coordinator come only prepositions ("blue, white and red"; "by 3% in Oban and by 12% in Mallaig";
+    "Jones scored in the second half and Smith scored in the first half"; not "in year four and later repeat
+    it in year two", "by 12% in Oban and by 3% in Mallaig")."""
+    joins = [m for m in middle if text.tokens[m].norm in _COORDINATING]
+    return bool(joins) and all(text.stems[m] is None and not text.tokens[m].number for m in middle if m > joins[-1])
 
 
 def _neutral(token: Token, k: int) -> bool:
@@ -1019,10 +1076,15 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
     compared with 31 for the Lisbon team" over the same with Lisbon first), else ''. Every word of one is in
     the other, so word overlap and the verb-led role check miss what changed: which term stands where. The
     middle must hold a content word, a number or a word that orders its sides ("from A to B", "bought by A from
-    B"; "A and B" is "B and A"); a middle that joins its sides as equals
-    (a symmetric relation without a number, a bare "as ... as") reads either way round."""
+    B"; "A and B" is "B and A"); a middle that joins its sides as equals (a symmetric relation without a number,
+    a bare "as ... as", "the same ... as", "is a contemporary of", "together with") reads either way round, and
+    so do conjuncts reordered ("blue, white and red"; "Jones scored in the second half and Smith in the first")
+    and a comparison whose figures are exchanged with their owners ("York sold 400, against 900 sold by Leeds"):
+    the rest of the claim must stand in the support in order."""
     c_at = [k for k, t in enumerate(claim.tokens) if not _neutral(t, k)]
     s_at = [k for k, t in enumerate(support.tokens) if not _neutral(t, k)]
+    if len(c_at) > SWAP_CLAIM_TOKENS or len(s_at) > SWAP_SUPPORT_TOKENS:
+        return ""
     c = [claim.all_stems[k] for k in c_at]
     s = [support.all_stems[k] for k in s_at]
     where: dict[str, list[int]] = {}
@@ -1042,17 +1104,23 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
                       if c[i + size : i + size + k] == s[j - k : j]), 0)
             if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size + y]):
                 continue  # the support also says it the claim's way round somewhere
+            if not _subsequence(c[: i - x] + c[i + size + y :], s[: j - y] + s[j + size + x :]):
+                continue  # more changed around them: another pair exchanged too ("York sold 400, against 900 sold
+                # by Leeds" over "Leeds sold 900, against 400 sold by York"), or other words
             middle = [c_at[k] for k in range(i, i + size)]
             terms = [c_at[k] for k in (*range(i - x, i), *range(i + size, i + size + y))]
             norms = [claim.tokens[k].norm for k in middle]
             numbered = any(claim.tokens[k].number for k in middle)
+            if _coordinated(claim, middle) or any(n in _ALONGSIDE for n in norms):
+                continue  # conjuncts reordered: "blue, white and red", "by 3% in Oban and by 12% in Mallaig"
             if (not any(claim.stems[k] or claim.tokens[k].number or claim.tokens[k].norm in _DIRECTED for k in middle)
                     or not all(any(claim.stems[k] or claim.tokens[k].number or claim.tokens[k].capitalised
                                    for k in side)
                                for side in (terms[:x], terms[x:]))
                     or skip.intersection(middle)
                     or (not numbered and (any(claim.all_stems[k] in lex.symmetric for k in middle)
-                                          or norms.count("as") >= 2))):
+                                          or norms.count("as") >= 2 or "same" in norms
+                                          or (_COPULAS.intersection(norms) and _RELATION_NOUNS.intersection(norms))))):
                 continue
             return (f"roles: the claim has '{_span(claim, terms[0], terms[x - 1])}' and "
                     f"'{_span(claim, terms[x], terms[-1])}' the other way round around "

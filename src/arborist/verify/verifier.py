@@ -116,7 +116,17 @@ from arborist.verify.normalize import (
     tokenise,
 )
 from arborist.verify.parts import unstated_parts
-from arborist.verify.polarity import Finding, Lexicon, Text, compare, names_thing, states, subject_end
+from arborist.verify.polarity import (
+    SWAP_CLAIM_TOKENS,
+    SWAP_SUPPORT_TOKENS,
+    Finding,
+    Lexicon,
+    Text,
+    compare,
+    names_thing,
+    states,
+    subject_end,
+)
 from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
@@ -437,6 +447,8 @@ def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text
     mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
             if s and not t.number]
     theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False)) if s and not t.number]
+    if len(mine) > SWAP_CLAIM_TOKENS or len(theirs) > SWAP_SUPPORT_TOKENS:
+        return None
     matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
         if op != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
