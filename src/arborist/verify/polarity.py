@@ -932,7 +932,7 @@ _ADVERBS = frozenset("often also still now not never always mostly sometimes sel
 def _date(tok: Token) -> bool:
     """A year (1000-2099) or a decade ("1950s")."""
     norm = tok.norm[:-1] if tok.norm.endswith("s") else tok.norm
-    return len(norm) == 4 and norm.isdigit() and norm[:2] in ("1" + norm[1], "20") and 1000 <= int(norm) < 2100
+    return len(norm) == 4 and norm.isdigit() and 1000 <= int(norm) < 2100
 
 
 def _dated_past(text: Text, h: int) -> bool:
@@ -1058,9 +1058,9 @@ def _subsequence(part: list[str], whole: list[str]) -> bool:
 
 def _coordinated(text: Text, middle: list[int]) -> bool:
     """Whether two terms with `middle` between them open two conjuncts of one coordination: after the middle's
-    last coordinator come only prepositions ("blue, white and red"; "by 3% in Oban and by 12% in Mallaig";
-    "Jones scored in the second half and Smith scored in the first half"; not "in year four and later repeat
-    it in year two", "by 12% in Oban and by 3% in Mallaig")."""
+    last coordinator come only prepositions ("blue, white and red"; "by 3% in Oban and by 12% in Mallaig" over
+    the two conjuncts the other way round; "Jones scored in the second half and Smith scored in the first half").
+    Not so "in year four and later repeat it in year two", nor Oban and Mallaig exchanged around "and by 3% in"."""
     joins = [m for m in middle if text.tokens[m].norm in _COORDINATING]
     return bool(joins) and all(text.stems[m] is None and not text.tokens[m].number for m in middle if m > joins[-1])
 
