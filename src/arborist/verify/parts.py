@@ -14,14 +14,16 @@ of which the quote states none is said by the claim alone. A word the claim
 also uses in another part does not count as stated for this one ("..., where
 she also wrote her memoirs" over a quote that says only what she wrote
 first), and a conjunct that opens with an article names a thing its quote
-must name ("in the kidneys and the liver" over "in the kidneys"). "Compared with B, ..." is no part of its own: the comparison is the
+must name ("in the kidneys and the liver" over "in the kidneys").
+"Compared with B, ..." is no part of its own: the comparison is the
 polarity check's to read.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
-protein (RIP)") restates the words before it, and words before a bracketed
-name the quote uses ("enhancer regions (p53BERs)") are that name's long form, and a connective or a word that frames the
-text ("However, ...", "In addition, ...", "In this study, ...";
-`scope.DISCOURSE_WORDS`) states nothing: neither is a part of its own.
+protein (RIP)") restates the words before it; words before a bracketed name
+the quote uses ("enhancer regions (p53BERs)") are that name's long form; and
+a connective or a word that frames the text ("However, ...", "In addition,
+...", "In this study, ..."; `scope.DISCOURSE_WORDS`) states nothing: neither
+is a part of its own.
 """
 
 from __future__ import annotations

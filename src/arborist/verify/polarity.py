@@ -954,7 +954,9 @@ def _ended(text: Text, h: int) -> bool:
     whose verb is in the past ("ran daily until the harbour silted up", "Until it collapsed in 1847, ..."; not
     "The museum, which was founded in 1900, is open until 6 pm")."""
     norm, n = text.tokens[h].norm, len(text.tokens)
-    first, _ = _clause_of(text, h)
+    if norm not in ("used", "until"):
+        return False
+    first, end = _clause_of(text, h)
     if norm == "used":
         if h + 1 >= n or text.tokens[h + 1].norm != "to" or h == first:
             return False
@@ -965,9 +967,7 @@ def _ended(text: Text, h: int) -> bool:
             text.tokens[m].norm in _AUXILIARIES or text.tokens[m].norm in ("get", "gets", "got", "become",
                                                                             "becomes", "became")
             or (text.verb(m) and text.stems[m] is not None and _past_form(text.tokens[m].norm)) for m in before)
-    if norm != "until":
-        return False
-    span = range(h + 1, _clause_of(text, h)[1]) if h == first else range(first, h)
+    span = range(h + 1, end) if h == first else range(first, h)  # "until"
     return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
 
 
@@ -994,16 +994,18 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
     """A note when a verb of the claim finds its two sides the other way round in the support (see the module
     docstring), else ''. `skip`: claim tokens whose sides swap with a comparison restated from its other side."""
     for i, stem in enumerate(claim.stems):
-        if not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not (claim.verb(i) or (
+        if not stem or i in skip or stem in lex.symmetric or claim.intransitive(i):
+            continue
+        used = _verb_positions(support, claim, i)  # where the support uses the verb
+        if not (claim.verb(i) or (
                 i > 0 and claim.tokens[i - 1].norm not in _DETERMINERS and not claim.tokens[i].capitalised
-                and any(support.verb(j) and support.tokens[j].norm == claim.tokens[i].norm
-                        for j in _verb_positions(support, claim, i)))):
+                and any(support.verb(j) and support.tokens[j].norm == claim.tokens[i].norm for j in used))):
             continue  # not a verb, unless the support uses the same word as one ("Elk prey on wolves")
         a, b, near_a, near_b = claim.roles(i)
         if not a or not b:
             continue
         best: tuple[int, int, bool] | None = None  # words lined up, support index, swapped
-        for j in _verb_positions(support, claim, i):
+        for j in used:
             if not support.stems[j] or support.intransitive(j):
                 continue
             sa, sb, s_near_a, s_near_b = support.roles(j)
