@@ -1409,3 +1409,22 @@ def test_a_past_its_support_dates_is_not_stated_now(claim: str, support: str) ->
 )
 def test_a_date_of_something_else_or_a_past_claim_is_no_dated_past(claim: str, support: str) -> None:
     assert Reason.SCOPE_DROPPED not in reasons(claim, support)
+
+
+def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
+    sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""
+    from arborist.verify import verifier
+
+    calls: list[str] = []
+
+    def counted(claim: str, support: str, lex: object, scoped: bool = True) -> list[object]:
+        calls.append(support)
+        return compare(claim, support, LEX, scoped)
+
+    monkeypatch.setattr(verifier, "compare", counted)
+    sentence = "Elk hunt wolves and " * 40 + "elk hunt wolves."  # 81 windows hold "wolves hunt elk"
+    v, claim = lattice("Wolves hunt elk.", sentence, "Some context. " + sentence + " More.")
+    assert calls, "the claim was never compared with its support"
+    assert len(calls) == len(set(calls))
+    assert Reason.ROLES_SWAPPED in claim.reasons and v.label is not Label.STRICT

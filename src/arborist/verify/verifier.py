@@ -95,6 +95,7 @@ from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
     Check,
     Claim,
+    Disagreement,
     Prepared,
     entities_check,
     paraphrase_check,
@@ -212,6 +213,19 @@ def _not_run(detail: str) -> Check:
 BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
 
 
+def _memo(disagreement: Disagreement) -> Disagreement:
+    """`disagreement` read once per support text: the span check asks it of the same sentence for every
+    window the sentence holds (hundreds in a long, repetitive text)."""
+    seen: dict[str, list[Finding]] = {}
+
+    def once(support: str) -> list[Finding]:
+        if support not in seen:
+            seen[support] = disagreement(support)
+        return seen[support]
+
+    return once
+
+
 def _bare(text: str) -> bool:
     return len(tokenise(text)) <= BARE_ANSWER_TOKENS
 
@@ -278,7 +292,7 @@ def _verify_item(
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
     short = mode != "quote" and _bare(item.text) and not states(item.text, lex)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
-    disagreement = (lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
+    disagreement = _memo(lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
     span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
     failures += why
     entities, why = entities_check(claim, cited)
