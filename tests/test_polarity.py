@@ -1411,6 +1411,75 @@ def test_a_date_of_something_else_or_a_past_claim_is_no_dated_past(claim: str, s
     assert Reason.SCOPE_DROPPED not in reasons(claim, support)
 
 
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The river level stayed below the flood mark all week.", "The river level stayed above the flood mark all week.",
+         Reason.DIRECTION_MISMATCH),
+        ("The club moved down to the third tier in 2011.", "The club moved up to the third tier in 2011.",
+         Reason.DIRECTION_MISMATCH),
+        ("The tribunal ruled on the complaint.", "The tribunal declined to rule on the complaint.",
+         Reason.NEGATION_MISMATCH),
+        ("The firm filed its accounts on time.", "The firm neglected to file its accounts on time.",
+         Reason.NEGATION_MISMATCH),
+        ("The company reported its losses in Ireland.", "The company avoided reporting its losses in Ireland.",
+         Reason.NEGATION_MISMATCH),
+        ("The dockers walked out over the new rota.", "The dockers threatened to walk out over the new rota.",
+         Reason.CERTAINTY_UNSTATED),
+    ],
+)
+def test_levels_refusals_and_threats_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+    v, _ = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Prices declined in March.", "Prices declined in March."),
+        ("Sales declined by 4% to 20 million units.", "Sales declined by 4% to 20 million units last year."),
+        ("The frog is a threatened species of the cloud forest.", "The frog is a threatened species of the cloud forest."),
+        ("The plant was shut down in 2009.", "The plant was shut down in 2009 after a fire."),
+        ("The ship can carry up to 900 passengers.", "The ship carries up to 900 passengers."),
+    ],
+)
+def test_a_decline_a_threatened_species_and_a_shut_down_plant_are_plain_words(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The moth lives on both the northern and southern slopes of the ridge.",
+         "The moth lives only on the northern slopes of the ridge."),
+        ("Records fell in the junior and senior 100 metres.", "Records fell in the junior 100 metres."),
+        ("The drug consistently outperformed aspirin in the trials.", "In two of the trials, the drug outperformed aspirin."),
+        ("The geyser routinely erupts twice an hour.", "The geyser can erupt twice an hour."),
+    ],
+)
+def test_a_coordinate_or_a_frequency_the_quote_lacks_is_said_by_the_claim_alone(claim: str, quote: str) -> None:
+    v, _ = lattice(claim, quote)
+    assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The moth lives on both the northern and southern slopes of the ridge.",
+         "The moth lives on the northern and southern slopes of the ridge."),
+        ("The moth lives on the southern and northern slopes of the ridge.",
+         "The moth lives on the northern and southern slopes of the ridge."),
+        ("Records fell in the junior and senior 100 metres.", "In the senior and the junior 100 metres, records fell."),
+        ("The drug consistently outperformed aspirin in the trials.",
+         "The drug consistently outperformed aspirin in the trials, the authors reported."),
+    ],
+)
+def test_coordinates_and_frequencies_the_quote_states_are_verified(claim: str, quote: str) -> None:
+    v, c = lattice(claim, quote)
+    assert v.label is Label.STRICT, c.reasons
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""

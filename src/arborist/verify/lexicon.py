@@ -21,7 +21,8 @@ FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
 PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently")
 
 # A claim that states one of these words says more than a quote without it ("the oldest church", "the only
-# plan", "all plans", "across the economy"): each must be in the claim's own quote (QUALIFIER_UNSTATED).
+# plan", "all plans", "across the economy", "consistently outperformed"): each must be in the claim's own quote
+# (QUALIFIER_UNSTATED).
 # Compared as written. Not "any" ("did not receive any" is "received no"), "both" ("both A and B" is "A and
 # B") nor "overall" ("overall survival" names a measure).
 QUALIFIER_WORDS: tuple[str, ...] = (
@@ -31,6 +32,7 @@ QUALIFIER_WORDS: tuple[str, ...] = (
     "strongest", "weakest", "richest", "poorest", "tallest", "deepest", "widest", "heaviest", "lightest",
     "cheapest", "closest", "farthest", "furthest", "nearest", "each", "unanimous", "unanimously",
     "across", "throughout", "nationwide", "worldwide", "everywhere", "universally",
+    "constantly", "consistently", "continually", "continuously", "invariably", "routinely", "perpetually",
 )
 # Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
 QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (
@@ -79,7 +81,8 @@ HEDGE_WORDS: tuple[str, ...] = (
     "tend", "tends", "tended", "permitted", "allowed", "encouraged", "advised", "eligible", "entitled",
     "optional", "forecast", "forecasts", "forecasted", "predict", "predicts", "predicted", "projected", "said",
     "says", "say", "told", "hold", "holds", "held", "believe", "believes", "suspect", "suspects", "suspected",
-    "rumour", "rumours", "rumoured", "rumor", "rumors", "rumored", "planned", "scheduled", "slated",
+    "rumour", "rumours", "rumoured", "rumor", "rumors", "rumored", "planned", "scheduled", "slated", "threaten",
+    "threatens", "threatened",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
     "unfounded", "baseless",
@@ -244,6 +247,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                     "permitted", "allowed"), False, False),
     "price": (("dearer", "pricier", "costlier", "expensive"), ("cheaper", "inexpensive", "cheap"), False, False),
     "position": (("ahead", "leading"), ("behind", "trailing"), False, False),
+    "level": (("above", "up", "upward", "upwards"), ("below", "down", "downward", "downwards"), False, False),
     "permanence": (("permanent", "permanently"), ("temporary", "temporarily", "interim", "provisional"),
                    True, False),
     "travel": (("depart", "departed", "departs", "departure", "departing"),

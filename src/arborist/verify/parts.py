@@ -14,7 +14,10 @@ of which the quote states none is said by the claim alone. A word the claim
 also uses in another part does not count as stated for this one ("..., where
 she also wrote her memoirs" over a quote that says only what she wrote
 first), and a conjunct that opens with an article names a thing its quote
-must name ("in the kidneys and the liver" over "in the kidneys").
+must name ("in the kidneys and the liver" over "in the kidneys"). A word
+coordinated before a head ("on both the eastern and western slopes") is
+said by the claim alone when its quote puts the other coordinate right
+before that head and names this one nowhere ("only on the eastern slopes").
 "Compared with B, ..." is no part of its own: the comparison is the
 polarity check's to read.
 
@@ -92,3 +95,29 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
         if not stated.intersection(own) or (joined and stems[0] not in stated and stems[0] not in elsewhere):
             out.append(text[part[0][0].start : part[-1][0].end])
     return out
+
+
+def unstated_coordinates(text: str, quote_stems: list[str | None]) -> list[str]:
+    """The words of `text` coordinated before a head its quote gives only the other of: "on both the eastern
+    and western slopes" over "only on the eastern slopes", "in the men's and women's 400 metres" over "in the
+    men's 400 metres". The coordinate ("western") shares its part with the head the quote states, so the part
+    counts as stated; but the quote puts the other coordinate right before that head, and names this one
+    nowhere. `quote_stems`: the quote's tokens' content stems (None for function words), in order."""
+    tokens = tokenise(text)
+    stems = token_stems(tokens)
+    said = [s for s in quote_stems if s]
+    pairs = set(zip(said, said[1:], strict=False))
+    out = []
+    for k, tok in enumerate(tokens):
+        if tok.norm not in ("and", "or") or not 0 < k < len(tokens) - 2:
+            continue
+        a = next((m for m in (k - 1, k - 2) if m >= 0 and stems[m]), None)  # "men('s) and"
+        b = k + 1
+        n = next((m for m in (b + 1, b + 2) if m < len(tokens) and stems[m]), None)  # "women('s) 400"
+        if a is None or n is None or not stems[b] or any(
+                c in CLAUSE_MARKS for c in text[tokens[a].end : tokens[n].start]):
+            continue
+        if (stems[a], stems[n]) in pairs and stems[b] not in said:
+            out.append(tokens[b].surface)
+    return out
+

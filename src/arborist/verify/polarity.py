@@ -21,7 +21,10 @@ its clause, skipping intensifiers ("not significantly associated" -> associated;
 denies all of it: none, nobody, nothing and neither wherever they stand
 ("neither the mayor nor the council approved the plan"), and at the start
 of a clause "no", "at no", "not a single" ("none of the 40 participants
-developed antibodies" denies "developed antibodies", not "40"). A claim
+developed antibodies" denies "developed antibodies", not "40"). Verbs
+of ceasing or avoiding deny a gerund after them ("stopped producing",
+"avoided reporting"), and verbs of declining the verb after their "to"
+("declined to rule", "neglected to file"; not "prices declined"). A claim
 word and the support word it
 lines up with must agree on being negated (a flipped prefix counts as one
 negation). "not only" negates nothing.
@@ -87,7 +90,8 @@ Also CERTAINTY_UNSTATED: a claim that says a thing "will" happen where its
 support says it "can", "could", "may" or "might"; a report word that is also
 a noun or a verb of other senses reports when "to", "that", "of", a gerund
 ("recommended banning") or a clause with its own verb ("claims the battery
-lasts") follows it.
+lasts") follows it; planned, scheduled, slated and threatened only before
+"to" ("threatened to strike"; not "a threatened species of frog").
 
 Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
 ...", "... only if ...") whose head or numbers the claim does not state; and
@@ -134,7 +138,9 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_CESSATION = frozenset("stops stopped ceases ceased".split())
+_CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
+# Verbs that deny the verb after their "to" ("declined to rule", "neglected to file"); not "prices declined".
+_REFUSALS = frozenset("declines declined declining neglects neglected omits omitted".split())
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
@@ -307,7 +313,8 @@ class Text:
         n = len(self.tokens)
         for i, tok in enumerate(self.tokens):
             # "stopped producing" denies the producing; "stopped two penalties" denies nothing
-            ceases = tok.norm in _CESSATION and i + 1 < n and self.tokens[i + 1].norm.endswith("ing")
+            ceases = i + 1 < n and ((tok.norm in _CESSATION and self.tokens[i + 1].norm.endswith("ing"))
+                                    or (tok.norm in _REFUSALS and self.tokens[i + 1].norm == "to"))
             if tok.norm not in lex.negators and not ceases:
                 continue
             if tok.norm == "not" and i + 1 < n and self.tokens[i + 1].norm == "only":
@@ -729,7 +736,8 @@ _REPORTS_BEFORE = frozenset(
     """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
-    slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored""".split()
+    slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
+    threatened""".split()
 )
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
@@ -866,6 +874,8 @@ def _reports(text: Text, h: int, end: int) -> bool:
         return bool(after) and after[0].norm == "that"
     if text.tokens[h].norm in ("planned", "scheduled", "slated"):  # "was scheduled to land"; not "scheduled flights"
         return bool(after) and after[0].norm in ("to", "for")
+    if text.tokens[h].norm.startswith("threaten"):  # "threatened to strike"; not "threatened species of frog"
+        return bool(after) and after[0].norm == "to"
     if any(t.norm in ("to", "that", "of") for t in after):
         return True
     if after and after[0].norm.endswith("ing") and text.stems[h + 1]:

@@ -116,7 +116,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.parts import unstated_parts
+from arborist.verify.parts import unstated_coordinates, unstated_parts
 from arborist.verify.polarity import (
     SWAP_CLAIM_TOKENS,
     SWAP_SUPPORT_TOKENS,
@@ -560,7 +560,7 @@ def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> l
     word, read against the cited chunk that leaves the fewest such parts."""
     fewest: list[str] | None = None
     for wide, own, defs in supports:
-        found = unstated_parts(wide.text, own.stem_set, frozenset(defs))
+        found = unstated_parts(wide.text, own.stem_set, frozenset(defs)) + unstated_coordinates(wide.text, own.stems)
         if fewest is None or len(found) < len(fewest):
             fewest = found
     return fewest or []
