@@ -75,7 +75,10 @@ verifier's code nor the sets before it:
   later step of /26 (about eight times) and nothing else was taken from
   it: at /26 18/140 and 51/80. /27 took classes from its failures
   (above/below, "declined to", "threatened to", frequency words as
-  qualifiers, a coordinated word), so its later figures are not blind.
+  qualifiers, a coordinated word; role sides past adverbs and with
+  pronouns), so its later figures are not blind. dev-8 at /27: 7/140 and
+  56/60 (converse verbs, "since" over an ended period, work in progress,
+  "by the time").
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in

@@ -1480,6 +1480,64 @@ def test_coordinates_and_frequencies_the_quote_states_are_verified(claim: str, q
     assert v.label is Label.STRICT, c.reasons
 
 
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("In the semi-final he beat the defending champion.", "In the semi-final he was beaten by the defending champion.",
+         Reason.ROLES_SWAPPED),
+        ("The bank lent the city 2 million pounds.", "The bank borrowed 2 million pounds from the city.",
+         Reason.ROLES_SWAPPED),
+        ("Ostrow Mining bought the smelter from Kessel Steel.", "Ostrow Mining sold the smelter to Kessel Steel.",
+         Reason.ROLES_SWAPPED),
+        ("The judge has sat on the tribunal since 1998.", "The judge sat on the tribunal from 1998 to 2006.",
+         Reason.SCOPE_DROPPED),
+        ("The lab has developed a vaccine against the virus.", "The lab is developing a vaccine against the virus.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The crew built a replica of the ship.", "The crew is still building a replica of the ship.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The band split up after the tour ended.", "The band had split up by the time the tour ended.",
+         Reason.DIRECTION_MISMATCH),
+    ],
+)
+def test_converse_verbs_ended_periods_and_work_in_progress_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+    v, _ = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("A Dutch surgeon first described the syndrome in 1871.", "The syndrome was first described by a Dutch surgeon in 1871."),
+        ("The regulator fined the bank 40 million euros.", "The bank was fined 40 million euros by the regulator."),
+        ("Ostrow Mining bought the smelter from Kessel Steel.", "Kessel Steel sold the smelter to Ostrow Mining."),
+        ("Ostrow Mining bought the smelter from Kessel Steel.", "The smelter was sold to Ostrow Mining by Kessel Steel."),
+        ("The city borrowed 2 million pounds from the bank.", "The bank lent the city 2 million pounds."),
+        ("The judge sat on the tribunal from 1998 to 2006.", "The judge sat on the tribunal from 1998 to 2006."),
+        ("The judge has sat on the tribunal since 1998.", "Since 1998 the judge has sat on the tribunal, and from 2001 to 2004 chaired it."),
+        ("The crew built a replica of the ship.", "The crew built a replica of the ship and is building another."),
+        ("The band split up before the tour ended.", "The band had split up by the time the tour ended."),
+        ("More than 3,000 coins are held in the collection.", "The collection includes over 3,000 coins."),
+        ("Survival did not differ between the two arms.", "There was no significant difference in survival between the two arms."),
+    ],
+)
+def test_passives_converses_bounds_and_degrees_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+def test_a_difference_that_is_not_significant_is_still_denied() -> None:
+    assert Reason.NEGATION_MISMATCH in reasons("The difference was significant.", "The difference was not significant.")
+
+
+@pytest.mark.parametrize(("figure", "strict"), [("0.25", True), ("0.26", False)])
+def test_a_fraction_and_its_decimal_are_one_number(figure: str, strict: bool) -> None:
+    claim, quote = f"The bank raised its rate by {figure} percentage points.", "The bank raised its rate by a quarter of a point."
+    evidence = [{"id": "E1", "title": "Rates", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (Reason.NUMBER_MISSING not in v.claims[0].reasons) is strict
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""

@@ -299,6 +299,16 @@ def _join_regulation(text: str, tokens: list[Token]) -> list[Token]:
     return out
 
 
+def number_value(norm: str) -> Decimal | None:
+    """The value a number token's norm states ("0.25", "1/4" -> 0.25), or None: so a fraction and the decimal it
+    equals are one number ("a quarter of a percentage point" is "0.25 percentage points")."""
+    top, _, bottom = norm.partition("/")
+    try:
+        return Decimal(top) / Decimal(bottom) if bottom else Decimal(top)
+    except (InvalidOperation, ZeroDivisionError):
+        return None
+
+
 def is_decade(norm: str) -> bool:
     """A token that names a decade or a century ("1980s", "1800s"; "1980's" tokenises to "1980s")."""
     return _DECADE.fullmatch(norm) is not None

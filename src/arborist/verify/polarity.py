@@ -65,7 +65,11 @@ Disney") expects the sides crossed, and finds them straight when the roles
 are swapped. Word overlap is blind to this: every word of "Carthage
 conquered Rome" is in "Rome conquered Carthage". A verb is a word after an
 auxiliary ("was taught", "did disclose"), an -ed or -s form, or a common
-irregular past ("bought", "beat"); it is left alone when a preposition
+irregular past ("bought", "beat"; never a name such as "Harlan Foods", nor
+a counted noun, "40 million euros"); its sides are content words and
+personal pronouns ("There she beat the champion"), not the adverbs, words
+of when ("first described") and numbers or years a passive leaves where
+they are; it is left alone when a preposition
 that makes it intransitive follows it ("risk increases with age" says what
 "age increases risk" says) or it names a symmetric relation
 (`symmetric_words`: associated, linked, interacts, ...). The same finding
@@ -73,6 +77,10 @@ when the claim is its support with two terms exchanged around a middle both
 keep, whatever joins them ("The emperor lent large sums to the merchants"
 over "The merchants lent large sums to the emperor"; "Kinase B phosphorylates
 kinase A"; "feed on"; "inherited by X from his cousin Y"): see `_exchanged`.
+And when a verb of taking is its support's verb of giving with the same
+sides ("Harlan bought the division from Merrow" over "Harlan sold its
+division to Merrow"; buy/sell, borrow/lend, receive/give): see
+`_converse_verb`.
 
 Certainty (CERTAINTY_UNSTATED). A hedge word (`hedge_words`: may, suggests,
 believed, ...; also the words that report, plan or ask for something:
@@ -91,7 +99,9 @@ support says it "can", "could", "may" or "might"; a report word that is also
 a noun or a verb of other senses reports when "to", "that", "of", a gerund
 ("recommended banning") or a clause with its own verb ("claims the battery
 lasts") follows it; planned, scheduled, slated and threatened only before
-"to" ("threatened to strike"; not "a threatened species of frog").
+"to" ("threatened to strike"; not "a threatened species of frog"). So is a
+claim that says a thing done ("has built a prototype") over a support that
+has it in progress ("is currently building a prototype") and nowhere done.
 
 Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
 ...", "... only if ...") whose head or numbers the claim does not state; and
@@ -99,7 +109,14 @@ a support that puts its statement in the past ("was once the largest",
 `lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest"),
 or in a past that has ended ("used to graze", "carried the road until the
 bypass opened", "During the 1890s, the economy depended on wool") under a
-claim with no past form ("graze", "carries", "depends").
+claim with no past form ("graze", "carries", "depends"); and a claim that
+says a thing has held since a date ("has served since 2004") over a support
+that ends it after that date ("from 2004 to 2012").
+
+Read as their meaning: "by the time" is "before"; "over"/"above" before a
+number is "more than", "under"/"below" "less than"; a negator reads past an
+adjective of degree to its noun ("no significant difference" denies the
+difference; "was not significant" still denies "significant").
 
 Every finding names the words involved, so a report can show them.
 """
@@ -107,6 +124,7 @@ Every finding names the words involved, so a report can show them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -138,6 +156,16 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
+_BEFORE = stem_all(["before"])[0]
+_BOUNDS = dict(zip(("over", "above", "exceeding", "under", "below"), stem_all(["more"] * 3 + ["less"] * 2), strict=True))
+# Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
+# measurable effect"); before no noun ("was not significant") they are the head themselves.
+_DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable appreciable measurable substantial marked "
+                               "detectable discernible clear obvious apparent".split())
+# Personal pronouns, as the side of a verb they name (subject and object forms alike).
+_PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they", "we": "we", "us": "we"}
+# Words that say when or how often a verb happened; a role check reads past them ("first described").
+_VERB_MODIFIERS = frozenset("first last then later again already once soon still ever".split())
 _CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
 # Verbs that deny the verb after their "to" ("declined to rule", "neglected to file"); not "prices declined".
 _REFUSALS = frozenset("declines declined declining neglects neglected omits omitted".split())
@@ -285,6 +313,14 @@ class Text:
                     and not any(_event_side(p, all_stems[k]) for p in lex.pairs)):
                 text.event_stems[k] = "more"
                 text.unlisted.add(k)
+        # "over 3,000" is "more than 3,000", "under 50" is "less than 50"
+        for k in range(len(tokens) - 1):
+            if tokens[k + 1].number and tokens[k].norm in _BOUNDS:
+                text.event_stems[k] = _BOUNDS[tokens[k].norm]
+        # "by the time" is "before" ("had retired by the time the album was released")
+        for k in range(2, len(tokens)):
+            if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"]:
+                text.event_stems[k] = _BEFORE
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -324,6 +360,9 @@ class Text:
                     break
                 if self.tokens[j].norm in _SKIP or self.tokens[j].norm in lex.negators:
                     continue
+                if (self.tokens[j].norm in _DEGREE_ADJECTIVES and j + 1 < n and not self.breaks[j + 1]
+                        and self.stems[j + 1]):
+                    continue  # "no significant difference" denies the difference
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
                     # "received no compensation" denies the receiving as "did not receive any compensation" does
@@ -368,13 +407,19 @@ class Text:
         return neg in _QUANTIFIER_NEGATORS
 
     def passive(self, i: int) -> bool:
-        """'reduced by', 'is induced in response to ... by': the word's agent follows it."""
-        return any(t.norm == "by" for t in self.tokens[i + 1 : i + 3])
+        """'reduced by', 'is induced in response to ... by': the word's agent follows it (not "by the time")."""
+        return any(t.norm == "by" and self.event_stems[k] != _BEFORE and not (
+            k + 2 < len(self.tokens) and self.event_stems[k + 2] == _BEFORE)
+            for k, t in enumerate(self.tokens[i + 1 : i + 3], i + 1))
 
     def verb(self, i: int) -> bool:
         """Token i reads as a verb: after an auxiliary ("was taught"), an -ed or -s form, an irregular past, or a
         base form after a plural noun."""
         norm = self.tokens[i].norm
+        if i > 0 and (self.tokens[i - 1].number or self.tokens[i - 1].norm in _SCALE_WORDS):
+            return False  # "40 million euros", "12 sailors": a counted noun
+        if self.tokens[i].capitalised and not self.initial[i]:
+            return False  # "Harlan Foods", "Morgan Stanley": a name
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or _past_form(norm):
             return True
         if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
@@ -400,7 +445,7 @@ class Text:
     def roles(self, i: int) -> tuple[set[str], set[str], str | None, str | None]:
         """The ROLE_TERMS nearest content stems on each side of token i in its clause (a stem on both sides
         names neither role), and the nearest of each side."""
-        left, right = self.neighbours(i, ROLE_TERMS)
+        left, right = self.neighbours(i, ROLE_TERMS, self._role_term)
         own = self.stems[i]
         a = {x for x in left if x not in right and x != own}
         b = {x for x in right if x not in left and x != own}
@@ -417,19 +462,31 @@ class Text:
             self._contexts[i] = (frozenset(left), frozenset(right))
         return self._contexts[i]
 
-    def neighbours(self, i: int, limit: int) -> tuple[list[str], list[str]]:
-        """Up to `limit` content stems on each side of token i within its clause, nearest first."""
+    def _role_term(self, k: int) -> str | None:
+        """Token k as a side of a verb: its content stem, or a personal pronoun ("There she beat the champion");
+        not an adverb in -ly, a word of when ("first described") or a number or year ("in 1843"), which stay
+        where they are when a sentence turns passive."""
+        tok = self.tokens[k]
+        if tok.number or tok.norm in _VERB_MODIFIERS or (tok.norm.endswith("ly") and len(tok.norm) > 4):
+            return None
+        return self.stems[k] or _PERSONS.get(tok.norm)
+
+    def neighbours(self, i: int, limit: int, term: Callable[[int], str | None] | None = None
+                   ) -> tuple[list[str], list[str]]:
+        """Up to `limit` content stems (or what `term` reads a token as) on each side of token i within its
+        clause, nearest first."""
+        read = term or self.stems.__getitem__
         left: list[str] = []
         k = i
         while k > 0 and not self.breaks[k] and len(left) < limit:
             k -= 1
-            if self.stems[k]:
-                left.append(self.stems[k] or "")
+            if (found := read(k)) is not None:
+                left.append(found)
         right: list[str] = []
         k = i + 1
         while k < len(self.tokens) and not self.breaks[k] and len(right) < limit:
-            if self.stems[k]:
-                right.append(self.stems[k] or "")
+            if (found := read(k)) is not None:
+                right.append(found)
             k += 1
         return left, right
 
@@ -600,15 +657,19 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     equative = _equative_swapped(claim, support)
     if equative:
         add(Reason.COMPARISON_MISMATCH, equative)
-    swap = _roles_swapped(claim, support, lex, converse) or _exchanged(claim, support, lex, converse)
+    swap = (_roles_swapped(claim, support, lex, converse) or _exchanged(claim, support, lex, converse)
+            or _converse_verb(claim, support))
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
     certainty = _certainty_unstated(claim, support, lex)
     if certainty:
         add(Reason.CERTAINTY_UNSTATED, certainty)
-    former = _former_stated_now(claim, support, scoped)
+    former = _former_stated_now(claim, support, scoped) or _since_ended(claim, support)
     if former:
         add(Reason.SCOPE_DROPPED, former)
+    under_way = _under_way(claim, support)
+    if under_way:
+        add(Reason.CERTAINTY_UNSTATED, under_way)
     unit = _unit_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
@@ -924,6 +985,65 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     return ""
 
 
+def _verb_stem(text: Text, i: int) -> str:
+    """Token i's stem, an irregular form read as its verb's ("built" as "build")."""
+    norm = text.tokens[i].norm
+    return _base_stems()[norm] if norm in _PARTICIPLES else text.all_stems[i]
+
+
+@lru_cache(maxsize=1)
+def _base_stems() -> dict[str, str]:
+    return dict(zip(_PARTICIPLES, stem_all(list(_PARTICIPLES.values())), strict=True))
+
+
+def _since_ended(claim: Text, support: Text) -> str:
+    """A note when the claim says a thing has held since a date ("has served on the committee since 2004") and
+    its support gives it an end after that date ("served from 2004 to 2012", "between 2004 and 2012"); else ''."""
+    for i, tok in enumerate(claim.tokens):
+        if tok.norm != "since":
+            continue
+        start = next((t.norm for t in claim.tokens[i + 1 : i + 5] if _date(t)), None)
+        for j, t in enumerate(support.tokens):
+            if t.norm != start or j + 2 >= len(support.tokens):
+                continue
+            joined = support.tokens[j + 1].norm in ("to", "and", "until", "till", "through") or (
+                support.raw[t.end : support.tokens[j + 1].start].strip() in HYPHENS)
+            end = support.tokens[j + 2] if support.tokens[j + 1].norm in ("to", "and", "until", "till", "through") \
+                else support.tokens[j + 1]
+            if joined and _date(end) and end.norm > start:
+                return (f"time: the claim says '{_span(claim, i, i + 1)}', still so; its support ends it "
+                        f"('{_span(support, j - 1, j + 2)}')")
+    return ""
+
+
+# Forms of "be" before a verb in -ing that puts it in progress ("is building", "are currently testing").
+_PROGRESSIVE = frozenset("is are am was were".split())
+
+
+def _under_way(claim: Text, support: Text) -> str:
+    """A note when the claim says a thing was done ("has built a prototype", "completed the survey") where its
+    support has it still in progress ("is currently building a prototype") and nowhere done; else ''."""
+    for j, tok in enumerate(support.tokens):
+        if not (tok.norm.endswith("ing") and support.stems[j]):
+            continue
+        k = j - 1
+        while k >= 0 and (support.tokens[k].norm in _ADVERBS or support.tokens[k].norm in ("currently", "still")):
+            k -= 1
+        if k < 0 or support.tokens[k].norm not in _PROGRESSIVE:
+            continue
+        base = support.all_stems[j]
+        done = [i for i, t in enumerate(claim.tokens)
+                if (_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(claim, i) == base]
+        if not done:
+            continue
+        if any((_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(support, m) == base
+               for m, t in enumerate(support.tokens)):
+            continue  # the support says it done too ("built one and is building another")
+        return (f"time: its support has it in progress ('{_span(support, k, j)}'); the claim says "
+                f"'{_span(claim, done[0], done[0])}'")
+    return ""
+
+
 def _clauses(text: Text) -> list[tuple[int, int]]:
     """The (first, end) token bounds of each clause, in order."""
     out: list[tuple[int, int]] = []
@@ -1036,6 +1156,33 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
     return ""
 
 
+# Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
+_TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
+                    "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
+_GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
+
+
+def _converse_verb(claim: Text, support: Text) -> str:
+    """A note when the claim's verb of taking or giving is its support's converse verb with the same sides
+    ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow"), else ''. With the
+    sides exchanged the two say one thing ("Merrow sold the division to Harlan"); a passive on one side only
+    ("the division was sold to Harlan by Merrow") puts the thing on a side of its own, and is left alone."""
+    for i, tok in enumerate(claim.tokens):
+        other = _GIVING if tok.norm in _TAKING else _TAKING if tok.norm in _GIVING else None
+        if other is None or not claim.verb(i):
+            continue
+        a, b, near_a, _ = claim.roles(i)
+        for j, t in enumerate(support.tokens):
+            if t.norm not in other or not support.verb(j):
+                continue
+            if claim.passive_voice(i) != support.passive_voice(j):
+                continue
+            sa, sb, _, _ = support.roles(j)
+            if a & sa and b & sb and near_a in sa and not (a & sb or b & sa):
+                return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
+    return ""
+
+
 # Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
 # "by Lady Marten from her cousin Edmund").
 _NEUTRAL = _DETERMINERS | frozenset("he she him they them it".split())
@@ -1142,6 +1289,8 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
 
 def _phrase(text: Text, neg: int | None, i: int) -> str:
     """Token i with its negator (which may stand after it when it denies the whole clause)."""
+    if text.tokens[i].norm == "time" and text.event_stems[i] == _BEFORE:
+        i, neg = i - 2, i  # "by the time"
     return _span(text, i, i) if neg is None else _span(text, min(i, neg), max(i, neg))
 
 
