@@ -1538,6 +1538,41 @@ def test_a_fraction_and_its_decimal_are_one_number(figure: str, strict: bool) ->
     assert (Reason.NUMBER_MISSING not in v.claims[0].reasons) is strict
 
 
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The council backed the plan for a new bus depot.", "The council rejected the plan for a new bus depot."),
+        ("Most residents opposed the new curfew.", "Most residents supported the new curfew."),
+        ("All three climbers survived the avalanche.", "All three climbers died in the avalanche."),
+        ("The exam was easy for most candidates.", "The exam was difficult for most candidates."),
+        ("The alloy is a good conductor of electricity.", "The alloy is a poor conductor of electricity."),
+        ("The vaccine was poorly tolerated by older adults.", "The vaccine was well tolerated by older adults."),
+        ("The clinic serves mainly rural patients.", "The clinic serves mainly urban patients."),
+        ("The hospital is privately run.", "The hospital is publicly run, not private."),
+        ("The fault affects only models newer than 2019.", "The fault affects only models older than 2019."),
+        ("The striker joined the club in 2015.", "The striker quit the club in 2015."),
+        ("The board agreed with the auditors' findings.", "The board disagreed with the auditors' findings."),
+    ],
+)
+def test_opposites_of_stance_life_ease_quality_and_place_are_found(claim: str, support: str) -> None:
+    assert Reason.DIRECTION_MISMATCH in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Critics faulted its pacing but praised its score.", "Critics praised it for its score but faulted its pacing."),
+        ("The harbour lies 30 km north of the reef.", "The reef lies 30 km south of the harbour."),
+        ("She left the company in 2010.", "She left the company in 2010 to found a charity."),
+        ("The drug works well in children.", "The drug works well in children and adults."),
+        ("The castle is older than the abbey.", "The abbey is newer than the castle."),
+        ("Patients on the drug reported fewer side effects.", "Patients on the drug reported fewer side effects."),
+    ],
+)
+def test_opposites_said_from_the_other_side_or_as_plain_words_agree(claim: str, support: str) -> None:
+    assert Reason.DIRECTION_MISMATCH not in reasons(claim, support)
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""
