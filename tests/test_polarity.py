@@ -1529,9 +1529,18 @@ def test_a_difference_that_is_not_significant_is_still_denied() -> None:
     assert Reason.NEGATION_MISMATCH in reasons("The difference was significant.", "The difference was not significant.")
 
 
-@pytest.mark.parametrize(("figure", "strict"), [("0.25", True), ("0.26", False)])
-def test_a_fraction_and_its_decimal_are_one_number(figure: str, strict: bool) -> None:
-    claim, quote = f"The bank raised its rate by {figure} percentage points.", "The bank raised its rate by a quarter of a point."
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The bank raised its rate by 0.25 percentage points.", "The bank raised its rate by a quarter of a point.", True),
+        ("The bank raised its rate by 0.26 percentage points.", "The bank raised its rate by a quarter of a point.", False),
+        ("The port handles 2,000,000 containers a year.", "The port handles 2 million containers a year.", True),
+        ("The port handles 3,000,000 containers a year.", "The port handles 2 million containers a year.", False),
+        ("The comet returns every 500,000 years.", "The comet returns every half a million years.", True),
+        ("Large impacts occur once every 500,000 years.", "Large impacts occur once every half a million years.", True),
+    ],
+)
+def test_one_figure_written_two_ways_is_one_number(claim: str, quote: str, strict: bool) -> None:
     evidence = [{"id": "E1", "title": "Rates", "text": quote}]
     v = verify_answer(claim, "claim_lattice", evidence,
                       {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})

@@ -58,7 +58,7 @@ from arborist.verify.normalize import (
     is_decade,
     name_tokens,
     normalise,
-    number_value,
+    number_values,
     sentence_initial,
     strip_quote,
     token_stems,
@@ -442,10 +442,12 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
         for n, form in said.items():
             if any(_same_share(form, other) for other in pool_shares):
                 pool_numbers.add(n)
-    # a fraction and the decimal it equals are one number ("1/4" and "0.25")
-    values = {v for v in map(number_value, pool_numbers) if v is not None}
+    # one figure written two ways is one number: "1/4" and "0.25", "half a million" and "500,000"
+    values = {v for chunk in chunks for tokens in (chunk.tokens, chunk.title_tokens)
+              for k in range(len(tokens)) for v in number_values(tokens, k)}
+    stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words
-                       and number_value(n) not in values]
+                       and not (stated.get(n, set()) & values)]
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()
     missing_names = [names[n] for n in reversed(names) if n not in pool_words
                      and not (n in opening and opening[n] in pool_stems)]

@@ -250,8 +250,8 @@ def _once(tokens: list[Token]) -> list[Token]:
         nxt = tokens[k + 1].norm if k + 1 < len(tokens) else ""
         if nxt in _FREQUENCY_NEXT:
             return True
-        rest = [t.norm for t in tokens[k + 2 : k + 4]]
-        return nxt in _FREQUENCY_ARTICLES and any(w in _TIME_WORDS or w.isdigit() for w in rest)
+        rest = tokens[k + 2 : k + 4]  # "once every 90 days", "once every half a million years"
+        return nxt in _FREQUENCY_ARTICLES and any(t.norm in _TIME_WORDS or t.number for t in rest)
 
     return [Token("1", tok.start, tok.end, tok.surface, True) if tok.norm == "once" and counts(k) else tok
             for k, tok in enumerate(tokens)]
@@ -307,6 +307,23 @@ def number_value(norm: str) -> Decimal | None:
         return Decimal(top) / Decimal(bottom) if bottom else Decimal(top)
     except (InvalidOperation, ZeroDivisionError):
         return None
+
+
+# Words that scale the number before them ("2 million", "half a million").
+SCALES = {"thousand": Decimal(1000), "million": Decimal(10**6), "billion": Decimal(10**9), "trillion": Decimal(10**12)}
+
+
+def number_values(tokens: list[Token], k: int) -> set[Decimal]:
+    """The values number token k states: its own, and that times the scale word after it ("2 million" states 2
+    and 2,000,000; "half a million" 500,000), so a figure written one way is found written the other."""
+    value = number_value(tokens[k].norm) if tokens[k].number else None
+    if value is None:
+        return set()
+    after = [t.norm for t in tokens[k + 1 : k + 3]]
+    scale = SCALES.get(after[0]) if after else None
+    if scale is None and after[:1] == ["a"] and len(after) > 1:
+        scale = SCALES.get(after[1])  # "half a million"
+    return {value} if scale is None else {value, value * scale}
 
 
 def is_decade(norm: str) -> bool:
