@@ -1582,6 +1582,78 @@ def test_opposites_said_from_the_other_side_or_as_plain_words_agree(claim: str, 
     assert Reason.DIRECTION_MISMATCH not in reasons(claim, support)
 
 
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The committee has approved the new budget.", "The committee is debating the new budget.",
+         Reason.CERTAINTY_UNSTATED),
+        ("Fares rose in the weeks after the election.", "Fares rose in the run-up to the election.",
+         Reason.DIRECTION_MISMATCH),
+        ("The storm destroyed 300 homes.", "Officials estimate that the storm destroyed 300 homes.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The dam will fail in a major flood.", "Engineers fear that the dam will fail in a major flood.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The reform has cut waiting times.", "The minister expects the reform to cut waiting times.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The ferry carries 400 cars.", "The ferry was designed to carry 400 cars.", Reason.CERTAINTY_UNSTATED),
+        ("The probe detected water on the moon.", "The probe is able to detect water on the moon.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The new vaccine has caused the rise in cases.", "The rise in cases is associated with the new vaccine.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The two clans were allies for a century.", "The two clans were rivals for a century.",
+         Reason.DIRECTION_MISMATCH),
+        ("The mill stands upstream of the bridge.", "The mill stands downstream of the bridge.",
+         Reason.DIRECTION_MISMATCH),
+        ("The trial confirmed the earlier finding.", "The trial refuted the earlier finding.", Reason.DIRECTION_MISMATCH),
+        ("The treaty included a clause on fishing.", "The treaty omitted a clause on fishing.",
+         Reason.DIRECTION_MISMATCH),
+        ("The verdict strengthened the court's authority.", "The verdict undermined the court's authority.",
+         Reason.DIRECTION_MISMATCH),
+    ],
+)
+def test_work_under_way_estimates_fears_designs_and_more_opposites_are_found(
+        claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+    v, _ = lattice(claim, support, text=f"Background first. {support} More follows.")
+    assert v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The company has not yet turned a profit.", "The company has yet to turn a profit."),
+        ("Among adults, the drug cut admissions by 30 percent, researchers found.",
+         "Researchers found that the drug cut admissions by 30 percent among adults."),
+        ("About a third of the ice has melted since 1900, the researchers estimate.",
+         "The researchers estimate that a third of the ice has melted since 1900."),
+        ("The council voted in favour of the plan.", "The council voted to back the plan."),
+        ("About 40,000 people attended the march.", "An estimated 40,000 people attended the march."),
+        ("The hall was built in 1890.", "The hall was built in 1890 for the city's orchestra."),
+        ("The incident was not reported to regulators by the hospital.",
+         "The hospital did not report the incident to regulators."),
+        ("The team is negotiating the contract.", "The team is still negotiating the contract."),
+        ("The team has been negotiating the contract.", "The team is negotiating the contract."),
+    ],
+)
+def test_moved_phrases_estimates_and_work_in_progress_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("Not all patients responded to the drug.", "Not all patients responded to the drug.", True),
+        ("Nearly all of the lakes froze that winter.", "Nearly all of the lakes froze that winter.", True),
+        ("All of the lakes froze that winter.", "Nearly all of the lakes froze that winter.", False),
+        ("The firm regularly audits its suppliers.", "The firm audited its suppliers in 2019.", False),
+        ("The envoy flew to Lima to sign a trade deal.", "The envoy flew to Lima.", False),
+    ],
+)
+def test_a_limited_qualifier_a_habit_and_a_purpose_must_be_the_quotes(claim: str, quote: str, strict: bool) -> None:
+    v, c = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict, c.reasons
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""

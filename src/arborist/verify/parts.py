@@ -9,6 +9,8 @@ while, because, so, ...), before a preposition (in, on, at, by, for, with,
 from, across, ...: "... in nonhuman primates" over a quote on mouse models),
 after a prepositional phrase at its verb ("Rainfall | across the country |
 was below average"), before "to a"/"to an" ("... to a sold-out audience")
+and a "to" whose next word is followed by an article ("... | to sign a
+trade deal")
 and at commas, semicolons, colons and brackets; a part with a content word
 of which the quote states none is said by the claim alone. A word the claim
 also uses in another part does not count as stated for this one ("..., where
@@ -62,7 +64,10 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     out: list[list[tuple[Token, str | None]]] = [[]]
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
-        to_a = tok.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm in ("a", "an")
+        # "to a sold-out audience", and a purpose: "to sign a trade deal" (a word, then an article, in one phrase)
+        to_a = tok.norm == "to" and i + 1 < len(tokens) and (tokens[i + 1].norm in ("a", "an") or (
+            i + 2 < len(tokens) and tokens[i + 2].norm in ("a", "an", "the", "its", "their")
+            and not any(c in CLAUSE_MARKS for c in text[tokens[i + 1].end : tokens[i + 2].start])))
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a
                               or any(c in CLAUSE_MARKS for c in between)
                               or (tok.norm in _VERB_WORDS and out[-1][0][0].norm in PREPOSITIONS)):

@@ -76,7 +76,9 @@ that makes it intransitive follows it ("risk increases with age" says what
 when the claim is its support with two terms exchanged around a middle both
 keep, whatever joins them ("The emperor lent large sums to the merchants"
 over "The merchants lent large sums to the emperor"; "Kinase B phosphorylates
-kinase A"; "feed on"; "inherited by X from his cousin Y"): see `_exchanged`.
+kinase A"; "feed on"; "inherited by X from his cousin Y"): see `_exchanged`;
+not phrases moved round their clause ("Among adults, the drug cut X,
+researchers found").
 And when a verb of taking is its support's verb of giving with the same
 sides ("Harlan bought the division from Merrow" over "Harlan sold its
 division to Merrow"; buy/sell, borrow/lend, receive/give): see
@@ -99,9 +101,13 @@ support says it "can", "could", "may" or "might"; a report word that is also
 a noun or a verb of other senses reports when "to", "that", "of", a gerund
 ("recommended banning") or a clause with its own verb ("claims the battery
 lasts") follows it; planned, scheduled, slated and threatened only before
-"to" ("threatened to strike"; not "a threatened species of frog"). So is a
-claim that says a thing done ("has built a prototype") over a support that
-has it in progress ("is currently building a prototype") and nowhere done.
+"to" ("threatened to strike"; not "a threatened species of frog"), and so
+do estimate and fear before "that" and designed, built and meant before
+"to"; a report word that ends a short clause after what it reports (", the
+researchers estimate.") reports it. So is a claim that says a thing done
+("has built a prototype", "has signed a deal") over a support that has it
+in progress ("is currently building a prototype", "is negotiating the
+purchase") and nowhere done.
 
 Scope (SCOPE_DROPPED, see `scope`). A restriction of the support ("In mice,
 ...", "... only if ...") whose head or numbers the claim does not state; and
@@ -113,7 +119,9 @@ claim with no past form ("graze", "carries", "depends"); and a claim that
 says a thing has held since a date ("has served since 2004") over a support
 that ends it after that date ("from 2004 to 2012").
 
-Read as their meaning: "by the time" is "before"; "over"/"above" before a
+Read as their meaning: "by the time" and "in the run-up to" are "before";
+"in favour (of)" is support, not a favourable outcome; "has yet to" and
+"no longer" deny; "over"/"above" before a
 number is "more than", "under"/"below" "less than"; a negator reads past an
 adjective of degree to its noun ("no significant difference" denies the
 difference; "was not significant" still denies "significant").
@@ -156,7 +164,7 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_BEFORE = stem_all(["before"])[0]
+_BEFORE, _SUPPORT = stem_all(["before", "support"])
 _BOUNDS = dict(zip(("over", "above", "exceeding", "under", "below"), stem_all(["more"] * 3 + ["less"] * 2), strict=True))
 # Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
 # measurable effect"); before no noun ("was not significant") they are the head themselves.
@@ -168,7 +176,7 @@ _PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they
 _VERB_MODIFIERS = frozenset("first last then later again already once soon still ever".split())
 _CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
 # Verbs that deny the verb after their "to" ("declined to rule", "neglected to file"); not "prices declined".
-_REFUSALS = frozenset("declines declined declining neglects neglected omits omitted".split())
+_REFUSALS = frozenset("declines declined declining neglects neglected omits omitted yet".split())  # "has yet to"
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
@@ -296,7 +304,9 @@ class Text:
         stems = token_stems(tokens)
         all_stems = stem_all([t.norm for t in tokens]) if tokens else []
         breaks = [True] + [
-            any(ch in CLAUSE_MARKS for ch in raw[tokens[i - 1].end : tokens[i].start]) or tokens[i].norm in _CLAUSE_WORDS
+            any(ch in CLAUSE_MARKS for ch in raw[tokens[i - 1].end : tokens[i].start]) or (
+                tokens[i].norm in _CLAUSE_WORDS  # not the adverb: "not yet", "has yet to", "as yet"
+                and not (tokens[i].norm == "yet" and tokens[i - 1].norm in ("not", "has", "have", "had", "as")))
             for i in range(1, len(tokens))
         ]
         text = cls(raw, tokens, stems, all_stems, breaks)
@@ -317,10 +327,18 @@ class Text:
         for k in range(len(tokens) - 1):
             if tokens[k + 1].number and tokens[k].norm in _BOUNDS:
                 text.event_stems[k] = _BOUNDS[tokens[k].norm]
-        # "by the time" is "before" ("had retired by the time the album was released")
+        # "in favour (of)" is support, not a favourable outcome ("voted in favour of banning cars")
+        for k in range(1, len(tokens)):
+            if tokens[k].norm in ("favour", "favor") and tokens[k - 1].norm == "in":
+                text.event_stems[k] = _SUPPORT
+        # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
         for k in range(2, len(tokens)):
             if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"]:
                 text.event_stems[k] = _BEFORE
+        for k in range(len(tokens) - 2):
+            if (tokens[k].norm in ("run", "lead", "build") and tokens[k + 1].norm == "up" and tokens[k + 2].norm == "to"
+                    and raw[tokens[k].end : tokens[k + 1].start] in HYPHENS):
+                text.event_stems[k] = text.event_stems[k + 1] = _BEFORE
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -358,8 +376,9 @@ class Text:
             for j in range(i + 1, min(n, i + 6)):
                 if self.breaks[j]:
                     break
-                if self.tokens[j].norm in _SKIP or self.tokens[j].norm in lex.negators:
-                    continue
+                if (self.tokens[j].norm in _SKIP or self.tokens[j].norm in lex.negators
+                        or (self.tokens[j].norm == "longer" and j == i + 1 and tok.norm == "no")):
+                    continue  # "no longer sold" denies the selling
                 if (self.tokens[j].norm in _DEGREE_ADJECTIVES and j + 1 < n and not self.breaks[j + 1]
                         and self.stems[j + 1]):
                     continue  # "no significant difference" denies the difference
@@ -434,7 +453,11 @@ class Text:
         chemical energy by photosynthesis")."""
         if self.passive(i):
             return True
-        if i == 0 or self.tokens[i - 1].norm not in _COPULAS:
+        k = i - 1
+        while k > 0 and (self.tokens[k].norm in ("not", "never") or (
+                self.tokens[k].norm.endswith("ly") and len(self.tokens[k].norm) > 4)):
+            k -= 1  # "was not reported ... by", "was quickly approved by"
+        if k < 0 or k == i or self.tokens[k].norm not in _COPULAS:
             return False
         _, end = _clause_of(self, i)
         return any(t.norm == "by" for t in self.tokens[i + 1 : end])
@@ -798,8 +821,16 @@ _REPORTS_BEFORE = frozenset(
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
-    threatened""".split()
+    threatened estimate estimates estimated fear fears feared expect expects designed built meant
+    engineered""".split()
 )
+# Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
+# "fear that", "expects the port to", "was designed to carry"; not "a threatened species", "an estimated 40,000",
+# "fear of flying", "designed by Wren", "built in 1890".
+_REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened": ("to",), "estimate": ("that",),
+                         "estimates": ("that",), "estimated": ("that", "to"), "fear": ("that",),
+                         "fears": ("that",), "feared": ("that",), "designed": ("to",), "built": ("to",),
+                         "meant": ("to",), "engineered": ("to",)}
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
@@ -929,14 +960,18 @@ def _will_verb(text: Text, j: int) -> int | None:
 def _reports(text: Text, h: int, end: int) -> bool:
     """Report word h (one that is also a noun, or a verb of other senses) reports something: "to", "that" or "of"
     follows it closely ("plans to", "claims that"), a gerund follows it ("recommended banning"), or a clause with
-    a verb of its own ("The maker claims the battery lasts 20 hours"; not "claimed the title in 2010")."""
+    a verb of its own ("The maker claims the battery lasts 20 hours"; not "claimed the title in 2010"), or it ends
+    a short clause after the words it reports (", the researchers estimate.")."""
     after = text.tokens[h + 1 : min(end, h + 5)]
+    first = _clause_of(text, h)[0]
+    if end == h + 1 and first > 0 and h - first < 4 and text.tokens[h].norm not in _DETERMINERS:
+        return True
     if text.tokens[h].norm in ("hold", "holds", "held"):  # "the court held that"; not "held morning sessions"
         return bool(after) and after[0].norm == "that"
     if text.tokens[h].norm in ("planned", "scheduled", "slated"):  # "was scheduled to land"; not "scheduled flights"
         return bool(after) and after[0].norm in ("to", "for")
-    if text.tokens[h].norm.startswith("threaten"):  # "threatened to strike"; not "threatened species of frog"
-        return bool(after) and after[0].norm == "to"
+    if text.tokens[h].norm in _REPORTS_RIGHT_BEFORE:
+        return bool(after) and after[0].norm in _REPORTS_RIGHT_BEFORE[text.tokens[h].norm]
     if any(t.norm in ("to", "that", "of") for t in after):
         return True
     if after and after[0].norm.endswith("ing") and text.stems[h + 1]:
@@ -1034,6 +1069,16 @@ def _under_way(claim: Text, support: Text) -> str:
         base = support.all_stems[j]
         done = [i for i, t in enumerate(claim.tokens)
                 if (_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(claim, i) == base]
+        if not done and support.tokens[k].norm in ("is", "are", "am"):
+            # another verb in the perfect ("has signed a deal to buy" over "is negotiating the purchase"), when the
+            # claim has nothing in progress itself and the support's clause holds two of its words
+            first, end = _clause_of(support, j)
+            held = claim.content & {x for x in support.stems[first:end] if x}
+            done = [i for i, t in enumerate(claim.tokens)
+                    if i and claim.tokens[i - 1].norm in ("has", "have") and (_past_form(t.norm) or t.norm in _PARTICIPLES)]
+            if len(held) < 2 or any(t.norm.endswith("ing") and m and claim.tokens[m - 1].norm in _PROGRESSIVE | {"been"}
+                                    for m, t in enumerate(claim.tokens)):
+                done = []
         if not done:
             continue
         if any((_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(support, m) == base
@@ -1108,6 +1153,10 @@ def _plural(tok: Token) -> bool:
             and not norm.endswith(("ss", "us", "is", "ous")))
 
 
+# Past forms of causing that never describe a noun: after "has" they are the verb ("has caused the decline").
+_CAUSED = frozenset("caused resulted contributed triggered".split())
+
+
 def _causes(text: Text, i: int) -> bool:
     """Token i is a verb of causing: inflected or after a modal or "to", not an adjective after a copula
     ("is lower"), unless a passive names the cause ("is caused by")."""
@@ -1115,8 +1164,9 @@ def _causes(text: Text, i: int) -> bool:
         return False  # "Increased acetylation ...", "diet-induced", "the reduced form": a description
     if text.tokens[i - 1].norm in _COPULAS:
         return text.passive(i)
-    if text.tokens[i - 1].norm in _POSSESSIVE and text.tokens[i].norm.endswith("ed"):
-        return False  # "carriers have increased risk"
+    if (text.tokens[i - 1].norm in _POSSESSIVE and text.tokens[i].norm.endswith("ed")
+            and text.tokens[i].norm not in _CAUSED):
+        return False  # "carriers have increased risk"; but "has caused the decline"
     return text.verb(i) or text.tokens[i - 1].norm in _AUXILIARIES
 
 
@@ -1268,6 +1318,9 @@ def _exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozen
                 # by Leeds" over "Leeds sold 900, against 400 sold by York"), or other words
             middle = [c_at[k] for k in range(i, i + size)]
             terms = [c_at[k] for k in (*range(i - x, i), *range(i + size, i + size + y))]
+            if (any(claim.breaks[k] for k in range(terms[x - 1] + 1, middle[0] + 1))
+                    and any(claim.breaks[k] for k in range(middle[-1] + 1, terms[x] + 1))):
+                continue  # phrases moved round their clause: "Among adults, the drug cut X, researchers found"
             norms = [claim.tokens[k].norm for k in middle]
             numbered = any(claim.tokens[k].number for k in middle)
             if _coordinated(claim, middle) or any(n in _ALONGSIDE for n in norms):

@@ -317,7 +317,9 @@ def _verify_item(
         notes.append(swap)
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
-    stated = [t.surface for t in claim.tokens if t.norm in lex.qualifiers]
+    norms = [t.norm for t in claim.tokens]
+    stated = [(t.surface, _qualifier_kind(norms[max(0, k - 3) : k]))
+              for k, t in enumerate(claim.tokens) if t.norm in lex.qualifiers]
     if stated and quote_ok and backs_claim and mode != "quote" and item.quote is not None:
         unstated = _unstated(stated, item.quote)
         if unstated:
@@ -492,22 +494,29 @@ def _words(text: str, tokens: list[Token]) -> str:
     return text[tokens[0].start : tokens[-1].end]
 
 
-def _unstated(words: list[str], support: str) -> list[str]:
-    """The claim's qualifier words (as written) that the support never uses, or uses only denied ("Not all
-    patients ..." does not state "all patients ...", nor "not the only" "the only")."""
+def _unstated(words: list[tuple[str, str]], support: str) -> list[str]:
+    """The claim's qualifier words (as written, each with how the words before it bound it: see
+    `_qualifier_kind`) that the support never uses bound the same way: "Not all patients ..." does not state "all
+    patients ...", nor "nearly all" "all", nor "not the only" "the only"; "not all" states "not all"."""
     norms = [t.norm for t in tokenise(support)]
-    held = {norm for k, norm in enumerate(norms) if not _qualifier_denied(norms[max(0, k - 3) : k])}
+    held = {(norm, _qualifier_kind(norms[max(0, k - 3) : k])) for k, norm in enumerate(norms)}
     for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
-        if held & group:
-            held |= group
-    return list(dict.fromkeys(w for w in words if w.casefold() not in held))
+        for kind in {kind for norm, kind in held if norm in group}:
+            held |= {(norm, kind) for norm in group}
+    return list(dict.fromkeys(w for w, kind in words if (w.casefold(), kind) not in held))
 
 
-def _qualifier_denied(before: list[str]) -> bool:
-    """The (up to three) words before a qualifier deny it: "not all", "never the only", "far from all", "by no
-    means all"."""
+# Words that stop a qualifier short of itself: "nearly all", "almost every", "virtually the only".
+_LIMITERS = frozenset("nearly almost virtually practically".split())
+
+
+def _qualifier_kind(before: list[str]) -> str:
+    """How the (up to three) words before a qualifier bound it: "denied" ("not all", "never the only", "far
+    from all", "by no means all"), "limited" ("nearly all", "almost every") or "" (as it is)."""
     pairs = set(zip(before, before[1:], strict=False))
-    return any(w in ("not", "never") for w in before[-2:]) or bool(pairs & {("far", "from"), ("no", "means")})
+    if any(w in ("not", "never") for w in before[-2:]) or bool(pairs & {("far", "from"), ("no", "means")}):
+        return "denied"
+    return "limited" if any(w in _LIMITERS for w in before[-2:]) else ""
 
 
 def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> tuple[Claim, Prepared, dict[str, str]]:
