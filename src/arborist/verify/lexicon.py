@@ -38,6 +38,8 @@ QUALIFIER_WORDS: tuple[str, ...] = (
 # Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
 QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}),
+    frozenset({"always", "constantly", "consistently", "continually", "continuously", "invariably", "routinely",
+               "perpetually", "regularly", "habitually"}),
 )
 
 # A quote that uses one of these refers to something it does not name ("In 1934, it filed a complaint"): only
@@ -282,7 +284,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
     "sex": (("male", "males", "men", "man", "boys"), ("female", "females", "women", "woman", "girls"), True, False),
     "extreme": (("maximum", "max", "upper", "top", "peak"), ("minimum", "min", "bottom"), False, False),
     "membership": (("join", "joined", "joins", "joining", "enter", "entered", "enters"),
-                   ("leave", "leaves", "leaving", "quit", "quits", "exit", "exited", "exits", "withdrew",
+                   ("leave", "left", "leaves", "leaving", "quit", "quits", "exit", "exited", "exits", "withdrew",
                     "withdraw", "withdrawn"), False, False),
     "employment": (("hire", "hired", "hires", "hiring", "recruit", "recruited", "employ", "employed"),
                    ("fire", "fired", "dismiss", "dismissed", "laid", "layoffs", "sacked", "redundant"), False, False),

@@ -117,12 +117,19 @@ def unstated_coordinates(text: str, quote_stems: list[str | None]) -> list[str]:
         if tok.norm not in ("and", "or") or not 0 < k < len(tokens) - 2:
             continue
         a = next((m for m in (k - 1, k - 2) if m >= 0 and stems[m]), None)  # "men('s) and"
-        b = k + 1
+        b, word = k + 1, stems[k + 1]
         n = next((m for m in (b + 1, b + 2) if m < len(tokens) and stems[m]), None)  # "women('s) 400"
-        if a is None or n is None or not stems[b] or any(
+        if a is None or n is None or word is None or any(
                 c in CLAUSE_MARKS for c in text[tokens[a].end : tokens[n].start]):
             continue
-        if (stems[a], stems[n]) in pairs and stems[b] not in said:
+        if (stems[a], stems[n]) in pairs and not any(_akin(word, s) for s in said):
             out.append(tokens[b].surface)
     return out
+
+
+def _akin(a: str, b: str) -> bool:
+    """Two stems of one word ("southern" and "south", "dental" and "dentistry"): they share their first four
+    letters and at least 60% of the shorter one."""
+    shared = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return shared >= max(4, 0.6 * min(len(a), len(b)))
 

@@ -24,7 +24,10 @@ of a clause "no", "at no", "not a single" ("none of the 40 participants
 developed antibodies" denies "developed antibodies", not "40"). Verbs
 of ceasing or avoiding deny a gerund after them ("stopped producing",
 "avoided reporting"), and verbs of declining the verb after their "to"
-("declined to rule", "neglected to file"; not "prices declined"). A claim
+("declined to rule", "neglected to file", "has yet to turn"; not "prices
+declined", "declined to a record low", "was omitted to save space"); when
+the other text uses the same verb, the thing it denies may stand the other
+way round ("Flooding was avoided"). A claim
 word and the support word it
 lines up with must agree on being negated (a flipped prefix counts as one
 negation). "not only" negates nothing.
@@ -40,7 +43,11 @@ negate nothing, "intestinal", "increase".)
 Direction (DIRECTION_MISMATCH / DIRECTION_UNSTATED). `direction_pairs` are
 pairs of opposite word groups (increase/induce/higher/more vs decrease/
 inhibit/lower/less, improve vs worsen, positive vs negative, before vs after,
-necessary vs dispensable, ...). Every direction word of the claim is lined up
+necessary vs dispensable, ...). Pairs of opposite things or qualities
+(`_THING_PAIRS`: rich/poor, public/private, survivors/dead, ...) name two
+things when both stand in one clause, and a claim word its support also
+says, as plainly, is stated wherever the opposite stands ("Private donors
+funded public schools"). Every direction word of the claim is lined up
 with the support's words of the same pair by neighbourhood; it must meet a
 word of its own side (a negated word of a complementary pair counts as the
 other side: "not required" = "dispensable"). Meeting the other side is
@@ -81,8 +88,8 @@ not phrases moved round their clause ("Among adults, the drug cut X,
 researchers found").
 And when a verb of taking is its support's verb of giving with the same
 sides ("Harlan bought the division from Merrow" over "Harlan sold its
-division to Merrow"; buy/sell, borrow/lend, receive/give): see
-`_converse_verb`.
+division to Merrow"; buy/sell, borrow/lend, receive/give), in one voice and
+when neither text also says the other's verb: see `_converse_verb`.
 
 Certainty (CERTAINTY_UNSTATED). A hedge word (`hedge_words`: may, suggests,
 believed, ...; also the words that report, plan or ask for something:
@@ -116,15 +123,18 @@ a support that puts its statement in the past ("was once the largest",
 or in a past that has ended ("used to graze", "carried the road until the
 bypass opened", "During the 1890s, the economy depended on wool") under a
 claim with no past form ("graze", "carries", "depends"); and a claim that
-says a thing has held since a date ("has served since 2004") over a support
-that ends it after that date ("from 2004 to 2012").
+says a thing has held since a year ("has served since 2004") over a support
+that ends it after that year ("from 2004 to 2012", "between 2004 and 2012",
+"2004-2012") and never says "since" it.
 
-Read as their meaning: "by the time" and "in the run-up to" are "before";
+Read as their meaning: "B by the time A" and "in the run-up to" are
+"before" (not "By the time A, B");
 "in favour (of)" is support, not a favourable outcome; "has yet to" and
 "no longer" deny; "over"/"above" before a
 number is "more than", "under"/"below" "less than"; a negator reads past an
 adjective of degree to its noun ("no significant difference" denies the
-difference; "was not significant" still denies "significant").
+difference, as "not a measurable effect" denies the effect; "was not
+significant" still denies "significant"); "as well as" is "and".
 
 Every finding names the words involved, so a report can show them.
 """
@@ -165,7 +175,8 @@ _SKIP = frozenset(
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
 _BEFORE, _SUPPORT = stem_all(["before", "support"])
-_BOUNDS = dict(zip(("over", "above", "exceeding", "under", "below"), stem_all(["more"] * 3 + ["less"] * 2), strict=True))
+_BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
+                   stem_all(["more"] * 7 + ["less"] * 2), strict=True))
 # Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
 # measurable effect"); before no noun ("was not significant") they are the head themselves.
 _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable appreciable measurable substantial marked "
@@ -175,6 +186,9 @@ _PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they
 # Words that say when or how often a verb happened; a role check reads past them ("first described").
 _VERB_MODIFIERS = frozenset("first last then later again already once soon still ever".split())
 _CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
+# Words of a level, not verbs, after "declined to" ("declined to less than 5%", "to its lowest level").
+_LEVEL_WORDS = frozenset("less more fewer record lowest highest below above under over pre post nearly almost about "
+                         "around roughly zero".split())
 # Verbs that deny the verb after their "to" ("declined to rule", "neglected to file"); not "prices declined".
 _REFUSALS = frozenset("declines declined declining neglects neglected omits omitted yet".split())  # "has yet to"
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
@@ -287,6 +301,7 @@ class Text:
     event_stems: list[str] = field(default_factory=list)  # all_stems, with a number word's own stem ("doubl")
     unlisted: set[int] = field(default_factory=set)  # comparatives no pair lists, read as "more" ("denser than")
     _contexts: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    _roles: dict[int, tuple[frozenset[str], frozenset[str], str | None, str | None]] = field(default_factory=dict)
 
     @cached_property
     def content(self) -> frozenset[str]:
@@ -327,14 +342,18 @@ class Text:
         for k in range(len(tokens) - 1):
             if tokens[k + 1].number and tokens[k].norm in _BOUNDS:
                 text.event_stems[k] = _BOUNDS[tokens[k].norm]
+        # "as well as" is "and", not a quality
+        for k in range(1, len(tokens) - 1):
+            if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
+                text.event_stems[k] = "as"
         # "in favour (of)" is support, not a favourable outcome ("voted in favour of banning cars")
         for k in range(1, len(tokens)):
             if tokens[k].norm in ("favour", "favor") and tokens[k - 1].norm == "in":
                 text.event_stems[k] = _SUPPORT
         # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
         for k in range(2, len(tokens)):
-            if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"]:
-                text.event_stems[k] = _BEFORE
+            if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"] and not breaks[k - 2]:
+                text.event_stems[k] = _BEFORE  # "B by the time A"; "By the time A, B" puts B first the other way
         for k in range(len(tokens) - 2):
             if (tokens[k].norm in ("run", "lead", "build") and tokens[k + 1].norm == "up" and tokens[k + 2].norm == "to"
                     and raw[tokens[k].end : tokens[k + 1].start] in HYPHENS):
@@ -362,13 +381,26 @@ class Text:
                 return True
         return False
 
+    def _refuses(self, i: int) -> bool:
+        """Token i declines the verb after its "to" ("declined to rule", "has yet to turn"): not a fall to a level
+        ("declined to a record low", "declined to less than 5%", "to pre-war levels") nor a passive's purpose
+        ("The chapter was omitted to save space")."""
+        n = len(self.tokens)
+        if self.tokens[i].norm not in _REFUSALS or i + 2 >= n or self.tokens[i + 1].norm != "to":
+            return False
+        verb = self.tokens[i + 2]
+        if (verb.number or verb.norm in _DETERMINERS or verb.norm in _LEVEL_WORDS or not self.stems[i + 2]
+                or (i + 3 < n and self.raw[verb.end : self.tokens[i + 3].start] in HYPHENS)):
+            return False
+        return not (i > 0 and self.tokens[i - 1].norm in _COPULAS)
+
     def _heads(self, lex: Lexicon) -> dict[int, int]:
         heads: dict[int, int] = {}
         n = len(self.tokens)
         for i, tok in enumerate(self.tokens):
             # "stopped producing" denies the producing; "stopped two penalties" denies nothing
             ceases = i + 1 < n and ((tok.norm in _CESSATION and self.tokens[i + 1].norm.endswith("ing"))
-                                    or (tok.norm in _REFUSALS and self.tokens[i + 1].norm == "to"))
+                                    or self._refuses(i))
             if tok.norm not in lex.negators and not ceases:
                 continue
             if tok.norm == "not" and i + 1 < n and self.tokens[i + 1].norm == "only":
@@ -380,8 +412,10 @@ class Text:
                         or (self.tokens[j].norm == "longer" and j == i + 1 and tok.norm == "no")):
                     continue  # "no longer sold" denies the selling
                 if (self.tokens[j].norm in _DEGREE_ADJECTIVES and j + 1 < n and not self.breaks[j + 1]
-                        and self.stems[j + 1]):
-                    continue  # "no significant difference" denies the difference
+                        and self.stems[j + 1] and (tok.norm in ("no", "without")
+                                                   or self.tokens[j - 1].norm in ("a", "an", "any"))):
+                    heads.setdefault(j, i)
+                    continue  # "no significant difference", "not have a measurable effect": the noun is denied too
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
                     # "received no compensation" denies the receiving as "did not receive any compensation" does
@@ -465,14 +499,16 @@ class Text:
     def intransitive(self, i: int) -> bool:
         return i + 1 < len(self.tokens) and self.tokens[i + 1].norm in _INTRANSITIVE
 
-    def roles(self, i: int) -> tuple[set[str], set[str], str | None, str | None]:
+    def roles(self, i: int) -> tuple[frozenset[str], frozenset[str], str | None, str | None]:
         """The ROLE_TERMS nearest content stems on each side of token i in its clause (a stem on both sides
-        names neither role), and the nearest of each side."""
-        left, right = self.neighbours(i, ROLE_TERMS, self._role_term)
-        own = self.stems[i]
-        a = {x for x in left if x not in right and x != own}
-        b = {x for x in right if x not in left and x != own}
-        return a, b, next((x for x in left if x in a), None), next((x for x in right if x in b), None)
+        names neither role), and the nearest of each side (cached)."""
+        if i not in self._roles:
+            left, right = self.neighbours(i, ROLE_TERMS, self._role_term)
+            own = self.stems[i]
+            a = frozenset(x for x in left if x not in right and x != own)
+            b = frozenset(x for x in right if x not in left and x != own)
+            self._roles[i] = (a, b, next((x for x in left if x in a), None), next((x for x in right if x in b), None))
+        return self._roles[i]
 
     def compound(self, i: int) -> bool:
         """A word hyphenated to the one before it ("diet-induced", "UCP1-dependent") modifies a noun."""
@@ -562,6 +598,14 @@ class Finding:
     note: str
 
 
+# Pairs of opposite things or qualities, not events: two of their words close together name two things ("rich
+# and poor", "the survivors buried the dead"), and a claim word its support also says is stated, wherever the
+# opposite stands ("Private donors funded public schools"). The other pairs' words close together make one event
+# ("decreased weight gain") and line up by their neighbours ("hired before 2018 ... than hired after 2018").
+_THING_PAIRS = frozenset("""stance life ease strength wealth sector setting course origin sex membership employment
+    memory agreement reward quality alliance stream""".split())
+
+
 def _event_side(pair: Pair, stem: str) -> int:
     return 1 if stem in pair.up else -1 if stem in pair.down else 0
 
@@ -571,8 +615,8 @@ def _side(pair: Pair, text: Text, i: int) -> int:
     are one event whose side is the product ("decreased weight gain" is down, as is "reduces ... gain"):
     the first word carries it, the later ones none."""
     side = _event_side(pair, text.event_stems[i])
-    if not side:
-        return 0
+    if not side or pair.name in _THING_PAIRS:
+        return side  # "rich and poor", "the survivors buried the dead": two words, two things
     for k in range(i - 1, max(-1, i - 4), -1):
         if text.breaks[k + 1]:
             break
@@ -620,6 +664,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         j, flipped, _ = hit
         neg_c = i in claim.negated_heads or (j in support.spread and claim.clause_negated(i, support))
         neg_s = (j in support.negated_heads or (i in claim.spread and support.clause_negated(j, claim))) != flipped
+        if _denied_alike(claim, i, support) or _denied_alike(support, j, claim):
+            neg_c = neg_s  # "Flooding was avoided" is "The town avoided flooding"
         weak_c = neg_c and _weakly_negated(claim, i)
         weak_s = neg_s and _weakly_negated(support, j)
         if neg_c != neg_s or weak_c != weak_s:  # "rarely causes" is neither "causes" nor "does not cause"
@@ -648,6 +694,10 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
             if i in claim.unlisted and j in support.unlisted and claim.all_stems[i] != support.all_stems[j]:
                 continue  # "louder than" and "quieter than": two comparatives no pair relates, neither way
             s_side = _side(pair, support, j)
+            same = [m for m, x in enumerate(support.event_stems) if x == claim.event_stems[i]]
+            if pair.name in _THING_PAIRS and side != s_side and same and (i in claim.negated_heads) == any(
+                    m in support.negated_heads for m in same):
+                continue  # the support says the claim's own word too ("Private donors funded public schools")
             c_neg, s_neg = i in claim.negated_heads, j in support.negated_heads
             if pair.complementary:
                 agree = (side if not c_neg else -side) == (s_side if not s_neg else -s_side)
@@ -835,6 +885,14 @@ _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened"
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
 
+def _denied_alike(text: Text, i: int, other: Text) -> bool:
+    """Token i is denied by a verb of ceasing, avoiding or declining that the other text also uses, with the
+    thing it denies put another way round ("The town avoided flooding" and "Flooding was avoided")."""
+    k = text.negated_heads.get(i)
+    return (k is not None and text.tokens[k].norm in _CESSATION | _REFUSALS
+            and text.all_stems[k] in other.all_stems)
+
+
 def _weakly_negated(text: Text, i: int) -> bool:
     k = text.negated_heads.get(i)
     return k is not None and text.tokens[k].norm in _WEAK_NEGATORS
@@ -848,8 +906,9 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     # a claim that supposes ("may", "is believed to") may rest on a supposition
     if not any(_hedges(claim, h, lex) for h in range(len(claim.tokens))):
         for h, tok in enumerate(support.tokens):
-            if not _hedges(support, h, lex):
-                continue
+            if not _hedges(support, h, lex) or (tok.norm in _REPORTS_BEFORE and any(
+                    x == support.all_stems[h] and claim.verb(k) for k, x in enumerate(claim.all_stems))):
+                continue  # "The union threatened strike action" reports the threat "threatened to take" does
             first, end = _clause_of(support, h)
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
@@ -1032,23 +1091,44 @@ def _base_stems() -> dict[str, str]:
 
 
 def _since_ended(claim: Text, support: Text) -> str:
-    """A note when the claim says a thing has held since a date ("has served on the committee since 2004") and
-    its support gives it an end after that date ("served from 2004 to 2012", "between 2004 and 2012"); else ''."""
+    """A note when the claim says a thing has held since a year ("has served on the committee since 2004") and
+    its support gives it an end after that year ("served from 2004 to 2012", "between 2004 and 2012",
+    "2004-2012") and never says "since" it; else ''."""
+    dates = {t.norm: j for j, t in enumerate(support.tokens) if _date(t)}
     for i, tok in enumerate(claim.tokens):
         if tok.norm != "since":
             continue
-        start = next((t.norm for t in claim.tokens[i + 1 : i + 5] if _date(t)), None)
+        k = next((k for k in range(i + 1, min(len(claim.tokens), i + 5)) if _date(claim.tokens[k])), None)
+        if k is None or claim.tokens[k].norm not in dates or _range_end(claim, k) is not None:
+            continue  # "since the 2004-2005 season" is a range of the claim's own
+        start = claim.tokens[k].norm
+        if any(t.norm == "since" and support.tokens[j + 1 : j + 5] and any(
+                x.norm == start for x in support.tokens[j + 1 : j + 5]) for j, t in enumerate(support.tokens)):
+            continue  # the support says "since 2004" itself
         for j, t in enumerate(support.tokens):
-            if t.norm != start or j + 2 >= len(support.tokens):
-                continue
-            joined = support.tokens[j + 1].norm in ("to", "and", "until", "till", "through") or (
-                support.raw[t.end : support.tokens[j + 1].start].strip() in HYPHENS)
-            end = support.tokens[j + 2] if support.tokens[j + 1].norm in ("to", "and", "until", "till", "through") \
-                else support.tokens[j + 1]
-            if joined and _date(end) and end.norm > start:
-                return (f"time: the claim says '{_span(claim, i, i + 1)}', still so; its support ends it "
-                        f"('{_span(support, j - 1, j + 2)}')")
+            end = _range_end(support, j) if t.norm == start else None
+            if end is not None and support.tokens[end].norm > start:
+                return (f"time: the claim says '{_span(claim, i, k)}', still so; its support ends it "
+                        f"('{_span(support, max(0, j - 1), end)}')")
     return ""
+
+
+_DASHES = (*HYPHENS, "\u2013", "\u2014")
+
+
+def _range_end(text: Text, j: int) -> int | None:
+    """The year that closes a range opened by year j ("from 2004 to 2012", "between 2004 and 2012",
+    "2004-2012"; not "2004-12"), or None."""
+    n = len(text.tokens)
+    if j + 1 < n and text.raw[text.tokens[j].end : text.tokens[j + 1].start].strip() in _DASHES \
+            and _date(text.tokens[j + 1]):
+        return j + 1
+    if j + 2 >= n or j == 0 or not _date(text.tokens[j + 2]):
+        return None
+    word, before = text.tokens[j + 1].norm, text.tokens[j - 1].norm
+    if (word in ("to", "until", "till", "through") and before == "from") or (word == "and" and before == "between"):
+        return j + 2
+    return None
 
 
 # Forms of "be" before a verb in -ing that puts it in progress ("is building", "are currently testing").
@@ -1067,9 +1147,12 @@ def _under_way(claim: Text, support: Text) -> str:
         if k < 0 or support.tokens[k].norm not in _PROGRESSIVE:
             continue
         base = support.all_stems[j]
+        if support.tokens[k].norm not in ("is", "are", "am") or any(
+                t.norm.endswith("ing") and claim.all_stems[m] == base for m, t in enumerate(claim.tokens)):
+            continue  # "was living" is "lived"; a claim that says "is now building" says it in progress too
         done = [i for i, t in enumerate(claim.tokens)
                 if (_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(claim, i) == base]
-        if not done and support.tokens[k].norm in ("is", "are", "am"):
+        if not done:
             # another verb in the perfect ("has signed a deal to buy" over "is negotiating the purchase"), when the
             # claim has nothing in progress itself and the support's clause holds two of its words
             first, end = _clause_of(support, j)
@@ -1210,6 +1293,21 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
 _TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
                     "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
 _GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
+_TRANSFER_FORMS = tuple(frozenset(group.split()) for group in (
+    "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
+    "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
+    "lend lends lent lending", "give gives gave given giving"))
+
+
+def _after_copula(text: Text, i: int) -> bool:
+    """Token i follows a form of "be" ("were given", "was sold"): a passive, with or without its agent."""
+    return i > 0 and text.tokens[i - 1].norm in _COPULAS
+
+
+def _same_verb(norm: str, norms: set[str]) -> bool:
+    """Whether `norms` holds a form of the verb `norm` is a form of ("bought" and "buying")."""
+    forms = next((group for group in _TRANSFER_FORMS if norm in group), frozenset({norm}))
+    return bool(forms & norms)
 
 
 def _converse_verb(claim: Text, support: Text) -> str:
@@ -1217,13 +1315,15 @@ def _converse_verb(claim: Text, support: Text) -> str:
     ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow"), else ''. With the
     sides exchanged the two say one thing ("Merrow sold the division to Harlan"); a passive on one side only
     ("the division was sold to Harlan by Merrow") puts the thing on a side of its own, and is left alone."""
+    said = {t.norm for t in support.tokens}
+    says = {t.norm for t in claim.tokens}
     for i, tok in enumerate(claim.tokens):
         other = _GIVING if tok.norm in _TAKING else _TAKING if tok.norm in _GIVING else None
-        if other is None or not claim.verb(i):
-            continue
+        if other is None or not claim.verb(i) or _after_copula(claim, i) or _same_verb(tok.norm, said):
+            continue  # "were given the drug" names no giver; a support that says "bought" too may say both
         a, b, near_a, _ = claim.roles(i)
         for j, t in enumerate(support.tokens):
-            if t.norm not in other or not support.verb(j):
+            if t.norm not in other or not support.verb(j) or _after_copula(support, j) or _same_verb(t.norm, says):
                 continue
             if claim.passive_voice(i) != support.passive_voice(j):
                 continue

@@ -90,6 +90,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from arborist.text import stem_all
 from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
@@ -503,7 +504,11 @@ def _unstated(words: list[tuple[str, str]], support: str) -> list[str]:
     for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
         for kind in {kind for norm, kind in held if norm in group}:
             held |= {(norm, kind) for norm in group}
-    return list(dict.fromkeys(w for w, kind in words if (w.casefold(), kind) not in held))
+    # an adverb in -ly is stated by its adjective or noun: "constantly" by "under constant monitoring"
+    pairs = sorted(held)
+    stems = set(zip(stem_all([norm for norm, _ in pairs]), [kind for _, kind in pairs], strict=True))
+    return list(dict.fromkeys(w for w, kind in words if (w.casefold(), kind) not in held and not (
+        w.casefold().endswith("ly") and (stem_all([w.casefold()])[0], kind) in stems)))
 
 
 # Words that stop a qualifier short of itself: "nearly all", "almost every", "virtually the only".
