@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
-`bench/data/handwritten_pairs.jsonl` holds 2046 pairs written for this bench
+`bench/data/handwritten_pairs.jsonl` holds 2246 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
 try the verifier: the claim is its own question, its quote is one sentence
 of a 2-4 sentence passage (the cited E1), and a human says whether the quote
@@ -79,6 +79,11 @@ verifier's code nor the sets before it:
   pronouns), so its later figures are not blind. dev-8 at /27: 7/140 and
   56/60 (converse verbs, "since" over an ended period, work in progress,
   "by the time").
+- `dev-9` (140 + 60), written at the start of /27's second half to develop
+  on: temporal, modality, quantifier, attribution, hedge, extra clauses
+  and antonyms, 20 each. At /26 29/140 false STRICT and 50/60 accepted
+  (polarity checks off: 111/140 and 56/60); /27 was made on it: 7/140 and
+  54/60.
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in
