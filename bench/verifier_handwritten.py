@@ -3,7 +3,7 @@
 Usage:
   .venv/bin/python bench/verifier_handwritten.py [--show] [--json FILE] [--pairs FILE]
 
-`bench/data/handwritten_pairs.jsonl` holds 2246 pairs written for this bench
+`bench/data/handwritten_pairs.jsonl` holds 2466 pairs written for this bench
 (no third-party text). Each is one claim_lattice case the way a user would
 try the verifier: the claim is its own question, its quote is one sentence
 of a 2-4 sentence passage (the cited E1), and a human says whether the quote
@@ -84,6 +84,11 @@ verifier's code nor the sets before it:
   and antonyms, 20 each. At /26 29/140 false STRICT and 50/60 accepted
   (polarity checks off: 111/140 and 56/60); /27 was made on it: 7/140 and
   54/60.
+- `dev-10` (140 + 80, the fourteen categories, written to be adversarial),
+  written late in /27 to develop on: at /26 33/140 false STRICT and 67/80
+  accepted (polarity checks off: 96/140 and 73/80); after /27's earlier
+  rules, before any were taken from it, 29/140 and 71/80; at /27 14/140
+  and 71/80.
 
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in

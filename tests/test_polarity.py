@@ -1713,6 +1713,63 @@ def test_a_range_with_an_en_dash_ends_a_period() -> None:
     assert Reason.SCOPE_DROPPED in reasons("He has coached the team since 2012.", "He coached the team 2012\u20132016.")
 
 
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The regulator lifted the cap on fees to 4 percent.", "The regulator trimmed the cap on fees to 4 percent.",
+         Reason.DIRECTION_MISMATCH),
+        ("The critics censured the staging of the opera.", "The critics praised the staging of the opera.",
+         Reason.DIRECTION_MISMATCH),
+        ("The tribunal found the clause void.", "The tribunal found the clause binding.", Reason.DIRECTION_MISMATCH),
+        ("The gecko is nocturnal and hunts insects.", "The gecko is diurnal and hunts insects.", Reason.DIRECTION_MISMATCH),
+        ("The minister conceded that the figures were wrong.", "The minister denied that the figures were wrong.",
+         Reason.DIRECTION_MISMATCH),
+        ("The museum's new wing opened in May.", "The board is proposing to open the museum's new wing in May.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The report was a forgery.", "The ambassador described the report as a forgery.", Reason.CERTAINTY_UNSTATED),
+        ("Once opened, the jar has to be kept in a fridge.", "Once opened, the jar can be kept in a fridge.",
+         Reason.DIRECTION_MISMATCH),
+        ("In 1803 France bought Louisiana from the United States.",
+         "In 1803 the United States purchased Louisiana from France.", Reason.ROLES_SWAPPED),
+    ],
+)
+def test_dev_10_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The United States purchased Louisiana from France in 1803.", "In 1803 France sold Louisiana to the United States."),
+        ("In 1803 the United States bought Louisiana from France.",
+         "In 1803 the United States purchased Louisiana from France."),
+        ("The bank has to report large transfers.", "The bank must report large transfers."),
+        ("About half of the revenue comes from subscriptions.", "About 50 percent of the revenue comes from subscriptions."),
+        ("The species was described as new in 1901.", "The species was described as new in 1901."),
+    ],
+)
+def test_dev_10_forms_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The painter died in her early fifties.", "The painter died in her early forties.", False),
+        ("The painter died in her early fifties.", "The painter died, aged 52, in her early fifties.", True),
+        ("Within 48 hours of starting the antibiotic, the fever subsided.", "The fever subsided within 48 hours.", False),
+        ("In his lab he also ran a series of tests on the coil.", "He ran a series of tests on the coil.", False),
+        ("The council voted in favour of banning cars from the old town.",
+         "The council voted to ban cars from the old town.", True),
+    ],
+)
+def test_decades_of_a_life_and_gerund_and_fronted_parts(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Notes", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (v.label is Label.STRICT) is strict, v.claims[0].reasons
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""

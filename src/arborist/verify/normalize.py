@@ -326,9 +326,14 @@ def number_values(tokens: list[Token], k: int) -> set[Decimal]:
     return {value} if scale is None else {value, value * scale}
 
 
+# The decades of a life, which a claim must state as its quote does ("in her early fifties", not "forties").
+LIFE_DECADES = frozenset("twenties thirties forties fifties sixties seventies eighties nineties".split())
+
+
 def is_decade(norm: str) -> bool:
-    """A token that names a decade or a century ("1980s", "1800s"; "1980's" tokenises to "1980s")."""
-    return _DECADE.fullmatch(norm) is not None
+    """A token that names a decade or a century ("1980s", "1800s"; "1980's" tokenises to "1980s"), or a decade of
+    a life ("fifties")."""
+    return _DECADE.fullmatch(norm) is not None or norm in LIFE_DECADES
 
 
 def token_stems(tokens: list[Token]) -> list[str | None]:

@@ -8,9 +8,11 @@ at coordinators, relative and causal words (and, or, but, which, where, who,
 while, because, so, ...), before a preposition (in, on, at, by, for, with,
 from, across, ...: "... in nonhuman primates" over a quote on mouse models),
 after a prepositional phrase at its verb ("Rainfall | across the country |
-was below average"), before "to a"/"to an" ("... to a sold-out audience")
-and a "to" whose next word is followed by an article ("... | to sign a
-trade deal")
+was below average") or at a subject pronoun after one ("In his lab | he
+ran ..."), before "to a"/"to an" ("... to a sold-out audience") and a "to"
+whose next word is followed by an article ("... | to sign a trade deal"),
+before "of" and a gerund after a phrase of two content words ("within 48
+hours | of starting the drug")
 and at commas, semicolons, colons and brackets; a part with a content word
 of which the quote states none is said by the claim alone. A word the claim
 also uses in another part does not count as stated for this one ("..., where
@@ -53,6 +55,8 @@ PREPOSITIONS = frozenset(
 # the liver" over "in the kidneys").
 _ARTICLES = frozenset("the a an its their his her".split())
 
+# Subject pronouns: a phrase begun by a preposition ends at one ("In his lab | he conducted ...").
+_SUBJECTS = frozenset("he she they it we".split())
 # Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
 _VERB_WORDS = frozenset("is are was were be been has have had will would can could may might must should do does "
                         "did".split())
@@ -68,9 +72,13 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
         to_a = tok.norm == "to" and i + 1 < len(tokens) and (tokens[i + 1].norm in ("a", "an") or (
             i + 2 < len(tokens) and tokens[i + 2].norm in ("a", "an", "the", "its", "their")
             and not any(c in CLAUSE_MARKS for c in text[tokens[i + 1].end : tokens[i + 2].start])))
-        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a
+        # "of" before a gerund opens a clause of its own ("within 48 hours | of starting the antibiotic")
+        of_ing = (tok.norm == "of" and i + 1 < len(tokens) and tokens[i + 1].norm.endswith("ing")
+                  and sum(1 for _, s in out[-1] if s) >= 2)  # not "in favour | of banning"
+        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a or of_ing
                               or any(c in CLAUSE_MARKS for c in between)
-                              or (tok.norm in _VERB_WORDS and out[-1][0][0].norm in PREPOSITIONS)):
+                              or ((tok.norm in _VERB_WORDS or tok.norm in _SUBJECTS)
+                                  and out[-1][0][0].norm in PREPOSITIONS)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
             out[-1].append((tok, stem))

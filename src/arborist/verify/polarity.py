@@ -89,7 +89,9 @@ researchers found").
 And when a verb of taking is its support's verb of giving with the same
 sides ("Harlan bought the division from Merrow" over "Harlan sold its
 division to Merrow"; buy/sell, borrow/lend, receive/give), in one voice and
-when neither text also says the other's verb: see `_converse_verb`.
+when neither text also says the other's verb: see `_converse_verb`. Verbs of
+one meaning (bought/purchased/acquired, beat/defeated, lent/loaned) are one
+verb to the role check.
 
 Certainty (CERTAINTY_UNSTATED). A hedge word (`hedge_words`: may, suggests,
 believed, ...; also the words that report, plan or ask for something:
@@ -128,7 +130,7 @@ that ends it after that year ("from 2004 to 2012", "between 2004 and 2012",
 "2004-2012") and never says "since" it.
 
 Read as their meaning: "B by the time A" and "in the run-up to" are
-"before" (not "By the time A, B");
+"before" (not "By the time A, B"); "has to" is "must";
 "in favour (of)" is support, not a favourable outcome; "has yet to" and
 "no longer" deny; "over"/"above" before a
 number is "more than", "under"/"below" "less than"; a negator reads past an
@@ -174,7 +176,7 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_BEFORE, _SUPPORT = stem_all(["before", "support"])
+_BEFORE, _SUPPORT, _MUST = stem_all(["before", "support", "must"])
 _BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
                    stem_all(["more"] * 7 + ["less"] * 2), strict=True))
 # Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
@@ -342,6 +344,10 @@ class Text:
         for k in range(len(tokens) - 1):
             if tokens[k + 1].number and tokens[k].norm in _BOUNDS:
                 text.event_stems[k] = _BOUNDS[tokens[k].norm]
+        # "has to" is "must" ("has to be kept cold")
+        for k in range(len(tokens) - 1):
+            if tokens[k].norm in ("has", "have", "had") and tokens[k + 1].norm == "to":
+                text.event_stems[k] = _MUST
         # "as well as" is "and", not a quality
         for k in range(1, len(tokens) - 1):
             if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
@@ -872,8 +878,10 @@ _REPORTS_BEFORE = frozenset(
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
     threatened estimate estimates estimated fear fears feared expect expects designed built meant
-    engineered""".split()
+    engineered propose proposes proposing described branded labelled labeled characterised characterized""".split()
 )
+# Report words that report with an "as" shortly after them: "described the memo as a forgery".
+_REPORTS_AS = frozenset("described branded labelled labeled characterised characterized".split())
 # Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
 # "fear that", "expects the port to", "was designed to carry"; not "a threatened species", "an estimated 40,000",
 # "fear of flying", "designed by Wren", "built in 1890".
@@ -997,11 +1005,22 @@ _PARTICIPLES = dict(pair.split(":") for pair in """begun:begin began:begin done:
 _BASES = frozenset(_PARTICIPLES.values())
 
 
+# Verbs of one meaning, whose sides a role check compares ("Russia bought Alaska from the US" over "the US
+# purchased Alaska from Russia").
+_SAME_VERBS = tuple(frozenset(g.split()) for g in (
+    "buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired acquiring",
+    "beat beats beaten beating defeat defeats defeated defeating",
+    "lend lends lent lending loan loans loaned loaning"))
+
+
 def _verb_positions(text: Text, other: Text, i: int) -> list[int]:
-    """Where `text` uses token i of `other`: by stem, or as another form of the same irregular verb ("was beaten
-    by" and "beat")."""
+    """Where `text` uses token i of `other`: by stem, as another form of the same irregular verb ("was beaten
+    by" and "beat"), or as a verb of the same meaning ("bought" and "purchased": `_SAME_VERBS`)."""
     found = text.positions.get(other.all_stems[i], [])
     norm = other.tokens[i].norm
+    group = next((g for g in _SAME_VERBS if norm in g), None)
+    if not found and group is not None:
+        return [j for j, t in enumerate(text.tokens) if t.norm in group]
     base = _PARTICIPLES.get(norm, norm)
     if found or (base == norm and norm not in _BASES):
         return found
@@ -1029,6 +1048,8 @@ def _reports(text: Text, h: int, end: int) -> bool:
         return bool(after) and after[0].norm == "that"
     if text.tokens[h].norm in ("planned", "scheduled", "slated"):  # "was scheduled to land"; not "scheduled flights"
         return bool(after) and after[0].norm in ("to", "for")
+    if text.tokens[h].norm in _REPORTS_AS:
+        return any(t.norm == "as" for t in text.tokens[h + 1 : min(end, h + 7)])
     if text.tokens[h].norm in _REPORTS_RIGHT_BEFORE:
         return bool(after) and after[0].norm in _REPORTS_RIGHT_BEFORE[text.tokens[h].norm]
     if any(t.norm in ("to", "that", "of") for t in after):
