@@ -9,9 +9,8 @@ while, because, so, ...), before a preposition (in, on, at, by, for, with,
 from, across, ...: "... in nonhuman primates" over a quote on mouse models),
 after a prepositional phrase at its verb ("Rainfall | across the country |
 was below average") or at a subject pronoun after one ("In his lab | he
-ran ..."), before "to a"/"to an" ("... to a sold-out audience") and a "to"
-whose next word is followed by an article ("... | to sign a trade deal"),
-before "of" and a gerund after a phrase of two content words ("within 48
+ran ..."), before "to a"/"to an" ("... to a sold-out audience"), before
+"of" and a gerund after a phrase of two content words ("within 48
 hours | of starting the drug")
 and at commas, semicolons, colons and brackets; a part with a content word
 of which the quote states none is said by the claim alone. A word the claim
@@ -68,10 +67,7 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     out: list[list[tuple[Token, str | None]]] = [[]]
     for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
-        # "to a sold-out audience", and a purpose: "to sign a trade deal" (a word, then an article, in one phrase)
-        to_a = tok.norm == "to" and i + 1 < len(tokens) and (tokens[i + 1].norm in ("a", "an") or (
-            i + 2 < len(tokens) and tokens[i + 2].norm in ("a", "an", "the", "its", "their")
-            and not any(c in CLAUSE_MARKS for c in text[tokens[i + 1].end : tokens[i + 2].start])))
+        to_a = tok.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm in ("a", "an")
         # "of" before a gerund opens a clause of its own ("within 48 hours | of starting the antibiotic")
         of_ing = (tok.norm == "of" and i + 1 < len(tokens) and tokens[i + 1].norm.endswith("ing")
                   and sum(1 for _, s in out[-1] if s) >= 2)  # not "in favour | of banning"

@@ -111,9 +111,11 @@ a noun or a verb of other senses reports when "to", "that", "of", a gerund
 ("recommended banning") or a clause with its own verb ("claims the battery
 lasts") follows it; planned, scheduled, slated and threatened only before
 "to" ("threatened to strike"; not "a threatened species of frog"), and so
-do estimate and fear before "that" and designed, built and meant before
-"to"; a report word that ends a short clause after what it reports (", the
-researchers estimate.") reports it. So is a claim that says a thing done
+do estimate and fear before "that", meant before "to" and described or
+branded before "as" (not "designed to", "engineered to", "able to": a
+method or a feat as often as an aim); a report word or a verb of saying
+that ends a short clause after what it reports (", the researchers
+estimate.", ", officials said.") reports it. So is a claim that says a thing done
 ("has built a prototype", "has signed a deal") over a support that has it
 in progress ("is currently building a prototype", "is negotiating the
 purchase") and nowhere done.
@@ -183,6 +185,8 @@ _BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed
 # measurable effect"); before no noun ("was not significant") they are the head themselves.
 _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable appreciable measurable substantial marked "
                                "detectable discernible clear obvious apparent".split())
+# Verbs of classing, whose "as" names what a negator denies ("not considered as safe").
+_AS_VERBS = frozenset("classed classified considered regarded deemed listed seen treated".split())
 # Personal pronouns, as the side of a verb they name (subject and object forms alike).
 _PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they", "we": "we", "us": "we"}
 # Words that say when or how often a verb happened; a role check reads past them ("first described").
@@ -394,9 +398,10 @@ class Text:
         n = len(self.tokens)
         if self.tokens[i].norm not in _REFUSALS or i + 2 >= n or self.tokens[i + 1].norm != "to":
             return False
-        verb = self.tokens[i + 2]
-        if (verb.number or verb.norm in _DETERMINERS or verb.norm in _LEVEL_WORDS or not self.stems[i + 2]
-                or (i + 3 < n and self.raw[verb.end : self.tokens[i + 3].start] in HYPHENS)):
+        k = i + 3 if self.tokens[i + 2].norm == "be" and i + 3 < n else i + 2  # "has yet to be approved"
+        verb = self.tokens[k]
+        if (verb.number or verb.norm in _DETERMINERS or verb.norm in _LEVEL_WORDS or not self.stems[k]
+                or (k + 1 < n and self.raw[verb.end : self.tokens[k + 1].start] in HYPHENS)):
             return False
         return not (i > 0 and self.tokens[i - 1].norm in _COPULAS)
 
@@ -424,6 +429,8 @@ class Text:
                     continue  # "no significant difference", "not have a measurable effect": the noun is denied too
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
+                    if self.tokens[j].norm in _AS_VERBS and j + 2 < n and self.tokens[j + 1].norm == "as":
+                        heads.setdefault(j + 2, i)  # "no longer classed as endangered" denies "endangered"
                     # "received no compensation" denies the receiving as "did not receive any compensation" does
                     # the compensation: the verb before an object's "no" and the object after "not V any"
                     if tok.norm in _OBJECT_NEGATORS and i > 0 and self.stems[i - 1] and not self.breaks[i]:
@@ -479,6 +486,8 @@ class Text:
             return False  # "40 million euros", "12 sailors": a counted noun
         if self.tokens[i].capitalised and not self.initial[i]:
             return False  # "Harlan Foods", "Morgan Stanley": a name
+        if norm in _VERB_MODIFIERS or norm in ("yet", "also", "just", "even", "only"):
+            return False  # "has yet to", "has also": an adverb after the auxiliary
         if (i > 0 and self.tokens[i - 1].norm in _AUXILIARIES) or _past_form(norm):
             return True
         if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
@@ -609,7 +618,7 @@ class Finding:
 # opposite stands ("Private donors funded public schools"). The other pairs' words close together make one event
 # ("decreased weight gain") and line up by their neighbours ("hired before 2018 ... than hired after 2018").
 _THING_PAIRS = frozenset("""stance life ease strength wealth sector setting course origin sex membership employment
-    memory agreement reward quality alliance stream""".split())
+    memory agreement reward quality alliance daytime inclusion approval""".split())
 
 
 def _event_side(pair: Pair, stem: str) -> int:
@@ -877,18 +886,20 @@ _REPORTS_BEFORE = frozenset(
     requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
-    threatened estimate estimates estimated fear fears feared expect expects designed built meant
-    engineered propose proposes proposing described branded labelled labeled characterised characterized""".split()
+    threatened estimate estimates estimated fear fears feared expect expects meant propose proposes proposing
+    described branded labelled labeled characterised characterized worry worries anticipate anticipates""".split()
 )
+# Verbs of saying that report the sentence before them when they end it (", officials said.").
+_SAYS = frozenset("say says said believe believes reported report reports".split())
 # Report words that report with an "as" shortly after them: "described the memo as a forgery".
 _REPORTS_AS = frozenset("described branded labelled labeled characterised characterized".split())
 # Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
-# "fear that", "expects the port to", "was designed to carry"; not "a threatened species", "an estimated 40,000",
-# "fear of flying", "designed by Wren", "built in 1890".
+# "fear that", "are feared to have died", "was meant to"; not "a threatened species", "an estimated 40,000", "fear of
+# flying". ("designed to", "engineered to" and "able to" describe a method or a feat as often: not reports.)
 _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened": ("to",), "estimate": ("that",),
                          "estimates": ("that",), "estimated": ("that", "to"), "fear": ("that",),
-                         "fears": ("that",), "feared": ("that",), "designed": ("to",), "built": ("to",),
-                         "meant": ("to",), "engineered": ("to",)}
+                         "fears": ("that",), "feared": ("that", "to"), "meant": ("to",), "worry": ("that",),
+                         "worries": ("that",)}
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
@@ -920,7 +931,11 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             first, end = _clause_of(support, h)
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
-            if len(wanted & {s for s in support.stems[h + 1 : end] if s}) >= 2:
+            reported = support.stems[h + 1 : end]
+            if end == h + 1 and first > 0 and tok.norm in _REPORTS_BEFORE | _SAYS and not any(
+                    t.norm == "than" for t in support.tokens[first:h]):
+                reported = support.stems[: first]  # ", officials estimate." reports the sentence before it
+            if len(wanted & {s for s in reported if s}) >= 2:
                 start = next((k for k in range(max(first, h - 3), h) if support.tokens[k].norm in _EVIDENCE_DENIERS), h)
                 return (f"certainty: its support says '{_span(support, start, min(end - 1, h + 3))} ...', the claim "
                         "states it as fact")
@@ -938,7 +953,10 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
         first, end = _clause_of(support, a)
         if any(support.all_stems[k] == claim.all_stems[cause] and _causes(support, k) for k in range(first, end)):
             continue  # "smoking causes cancer and is associated with stroke" states the cause itself
-        if len(wanted & {x for x in support.stems[first:end] if x}) >= 2:
+        held = len(wanted & {x for x in support.stems[first:end] if x})
+        if held >= 2 and (claim.tokens[cause - 1].norm not in _POSSESSIVE or held * 2 > len(wanted)):
+            # a perfect ("has resulted in lower emissions") needs the association to hold most of the claim: "...
+            # has cut emissions, and lower emissions are associated with better health" states the cause itself
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
                     f"'{support.tokens[a].surface}'")
     return ""
@@ -1180,9 +1198,11 @@ def _under_way(claim: Text, support: Text) -> str:
             held = claim.content & {x for x in support.stems[first:end] if x}
             done = [i for i, t in enumerate(claim.tokens)
                     if i and claim.tokens[i - 1].norm in ("has", "have") and (_past_form(t.norm) or t.norm in _PARTICIPLES)]
-            if len(held) < 2 or any(t.norm.endswith("ing") and m and claim.tokens[m - 1].norm in _PROGRESSIVE | {"been"}
-                                    for m, t in enumerate(claim.tokens)):
-                done = []
+            said = set(support.all_stems) | {_verb_stem(support, m) for m in range(len(support.tokens))}
+            if (len(held) < 2 or base in claim.all_stems or any(_verb_stem(claim, i) in said for i in done)
+                    or any(t.norm.endswith("ing") and m and claim.tokens[m - 1].norm in _PROGRESSIVE | {"been"}
+                           for m, t in enumerate(claim.tokens))):
+                done = []  # the support says the claim's verb too; the claim names the work ("an investigation")
         if not done:
             continue
         if any((_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(support, m) == base

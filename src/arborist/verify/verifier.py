@@ -90,7 +90,6 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
-from arborist.text import stem_all
 from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
@@ -498,17 +497,14 @@ def _words(text: str, tokens: list[Token]) -> str:
 def _unstated(words: list[tuple[str, str]], support: str) -> list[str]:
     """The claim's qualifier words (as written, each with how the words before it bound it: see
     `_qualifier_kind`) that the support never uses bound the same way: "Not all patients ..." does not state "all
-    patients ...", nor "nearly all" "all", nor "not the only" "the only"; "not all" states "not all"."""
+    patients ...", nor "nearly all" "all", nor "not the only" "the only"; "not all" states "not all". Qualifiers
+    of one group state each other (`QUALIFIER_GROUPS`: "each" and "every"; "always" and "consistently")."""
     norms = [t.norm for t in tokenise(support)]
     held = {(norm, _qualifier_kind(norms[max(0, k - 3) : k])) for k, norm in enumerate(norms)}
     for group in QUALIFIER_GROUPS:  # "each patient" states "every patient"
         for kind in {kind for norm, kind in held if norm in group}:
             held |= {(norm, kind) for norm in group}
-    # an adverb in -ly is stated by its adjective or noun: "constantly" by "under constant monitoring"
-    pairs = sorted(held)
-    stems = set(zip(stem_all([norm for norm, _ in pairs]), [kind for _, kind in pairs], strict=True))
-    return list(dict.fromkeys(w for w, kind in words if (w.casefold(), kind) not in held and not (
-        w.casefold().endswith("ly") and (stem_all([w.casefold()])[0], kind) in stems)))
+    return list(dict.fromkeys(w for w, kind in words if (w.casefold(), kind) not in held))
 
 
 # Words that stop a qualifier short of itself: "nearly all", "almost every", "virtually the only".
@@ -521,7 +517,8 @@ def _qualifier_kind(before: list[str]) -> str:
     pairs = set(zip(before, before[1:], strict=False))
     if any(w in ("not", "never") for w in before[-2:]) or bool(pairs & {("far", "from"), ("no", "means")}):
         return "denied"
-    return "limited" if any(w in _LIMITERS for w in before[-2:]) else ""
+    limiter = before[-2:-1] if before[-1:] == ["the"] else before[-1:]  # "nearly all", "virtually the only"
+    return "limited" if any(w in _LIMITERS for w in limiter) else ""
 
 
 def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> tuple[Claim, Prepared, dict[str, str]]:
