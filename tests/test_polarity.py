@@ -1778,6 +1778,8 @@ def test_decades_of_a_life_and_gerund_and_fronted_parts(claim: str, quote: str, 
         ("The bank has raised rates twice this year.", "The bank is fighting inflation and has raised rates twice this year."),
         ("The company has launched an investigation into the leak.", "The company is investigating the leak."),
         ("Residents worry that the river will flood.", "Residents fear that the river will flood."),
+        ("Mount Kenya is lower than Mount Kilimanjaro.", "Mount Kilimanjaro is higher than Mount Kenya."),
+        ("The ferry to Long Island runs hourly.", "The ferry to Long Island runs hourly, even in winter."),
     ],
 )
 def test_the_second_reviews_faithful_pairs_agree(claim: str, support: str) -> None:

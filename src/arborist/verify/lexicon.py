@@ -141,7 +141,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "hyperactive", "intensify", "intensified", "lengthen", "lengthened", "widen", "widened", "surplus",
          "grow", "grew", "grown", "advance", "advanced", "climb", "climbed", "soar", "soared", "surged", "jump",
          "jumped", "spike", "spiked", "rocketed", "swell", "swelled", "swollen", "lift", "lifted", "lifts", "quicken",
-         "quickened", "quickens", "sped", "mount", "mounted", "mounting", "hike", "hiked", "hikes"),
+         "quickened", "quickens", "sped", "hike", "hiked", "hikes"),
         ("decrease", "decreased", "decreasing", "decline", "declined", "reduce", "reduced", "reducing", "reduction",
          "lower", "low", "lowered", "diminish", "diminished", "inhibit", "inhibited", "inhibition", "suppress",
          "suppressed", "suppression", "repress", "repressed", "repression", "attenuate", "attenuated", "attenuation",

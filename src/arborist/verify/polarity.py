@@ -47,7 +47,8 @@ necessary vs dispensable, ...). Pairs of opposite things or qualities
 (`_THING_PAIRS`: rich/poor, public/private, survivors/dead, ...) name two
 things when both stand in one clause, and a claim word its support also
 says, as plainly, is stated wherever the opposite stands ("Private donors
-funded public schools"). Every direction word of the claim is lined up
+funded public schools"). A capitalised word inside a sentence is a name,
+never a direction word ("Long Island"). Every direction word of the claim is lined up
 with the support's words of the same pair by neighbourhood; it must meet a
 word of its own side (a negated word of a complementary pair counts as the
 other side: "not required" = "dispensable"). Meeting the other side is
@@ -630,6 +631,8 @@ def _side(pair: Pair, text: Text, i: int) -> int:
     are one event whose side is the product ("decreased weight gain" is down, as is "reduces ... gain"):
     the first word carries it, the later ones none."""
     side = _event_side(pair, text.event_stems[i])
+    if side and text.tokens[i].capitalised and not text.initial[i]:
+        return 0  # a name: "Long Island", "the Rising Sun inn"
     if not side or pair.name in _THING_PAIRS:
         return side  # "rich and poor", "the survivors buried the dead": two words, two things
     for k in range(i - 1, max(-1, i - 4), -1):
