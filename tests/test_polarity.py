@@ -1794,6 +1794,7 @@ def test_the_second_reviews_faithful_pairs_agree(claim: str, support: str) -> No
         ("Twelve miners died in the blast.", "Twelve miners are feared to have died in the blast.",
          Reason.CERTAINTY_UNSTATED),
         ("The vaccine has been approved.", "The vaccine has yet to be approved.", Reason.NEGATION_MISMATCH),
+        ("The verdict was announced.", "The verdict is yet to be announced.", Reason.NEGATION_MISMATCH),
         ("The MP voted against the bill.", "The MP voted in favour of the bill.", Reason.DIRECTION_MISMATCH),
     ],
 )

@@ -404,7 +404,7 @@ class Text:
         if (verb.number or verb.norm in _DETERMINERS or verb.norm in _LEVEL_WORDS or not self.stems[k]
                 or (k + 1 < n and self.raw[verb.end : self.tokens[k + 1].start] in HYPHENS)):
             return False
-        return not (i > 0 and self.tokens[i - 1].norm in _COPULAS)
+        return self.tokens[i].norm == "yet" or not (i > 0 and self.tokens[i - 1].norm in _COPULAS)  # "is yet to"
 
     def _heads(self, lex: Lexicon) -> dict[int, int]:
         heads: dict[int, int] = {}
