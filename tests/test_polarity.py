@@ -1802,6 +1802,25 @@ def test_the_second_reviews_reversed_pairs_are_found(claim: str, support: str, r
     assert reason in reasons(claim, support)
 
 
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The finance ministry predicts that inflation will fall below 3 percent.",
+         "Economists at the central bank predict that inflation will fall below 3 percent.", False),
+        ("Economists predict that inflation will fall below 3 percent.",
+         "Economists at the central bank predict that inflation will fall below 3 percent.", True),
+        ("The bank's economists predict that inflation will ease.",
+         "Economists at the bank predict that inflation will ease.", True),
+    ],
+)
+def test_a_report_given_to_someone_the_quote_never_names_is_the_claims_own(
+        claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Notes", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (v.label is Label.STRICT) is strict, v.claims[0].reasons
+
+
 def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The span check reads every window of a sentence that holds the claim's words; in a long repetitive
     sentence there are hundreds of them, and comparing the sentence anew for each took minutes."""

@@ -20,7 +20,9 @@ first), and a conjunct that opens with an article names a thing its quote
 must name ("in the kidneys and the liver" over "in the kidneys"). A word
 coordinated before a head ("on both the eastern and western slopes") is
 said by the claim alone when its quote puts the other coordinate right
-before that head and names this one nowhere ("only on the eastern slopes").
+before that head and names this one nowhere ("only on the eastern slopes"),
+and so is a reporter the quote never names ("The finance ministry predicts
+that ..." over "Economists at the bank predict that ...").
 "Compared with B, ..." is no part of its own: the comparison is the
 polarity check's to read.
 
@@ -136,4 +138,25 @@ def _akin(a: str, b: str) -> bool:
     letters and at least 60% of the shorter one."""
     shared = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return shared >= max(4, 0.6 * min(len(a), len(b)))
+
+
+def unstated_reporter(text: str, stated: frozenset[str], reports: frozenset[str]) -> list[str]:
+    """Who the claim says reports what follows, when its quote names none of them: "The finance ministry
+    predicts that ..." over "Economists at the bank predict that ...". A report word (`reports`, as written)
+    before "that" takes its reporter from the words before it in its part; a reporter whose content words the
+    quote states nowhere is the claim's own."""
+    tokens = tokenise(text)
+    stems = token_stems(tokens)
+    out = []
+    for h, tok in enumerate(tokens):
+        if tok.norm not in reports or h + 1 >= len(tokens) or tokens[h + 1].norm != "that":
+            continue
+        first = h
+        while first > 0 and tokens[first - 1].norm not in BOUNDARY_WORDS and not any(
+                c in CLAUSE_MARKS for c in text[tokens[first - 1].end : tokens[first].start]):
+            first -= 1
+        who = [s for s in stems[first:h] if s]
+        if who and not stated.intersection(who):
+            out.append(text[tokens[first].start : tok.end])
+    return out
 

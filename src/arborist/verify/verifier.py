@@ -116,7 +116,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.parts import unstated_coordinates, unstated_parts
+from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.polarity import (
     SWAP_CLAIM_TOKENS,
     SWAP_SUPPORT_TOKENS,
@@ -334,7 +334,7 @@ def _verify_item(
                                            f"says {', '.join(unstated)}"})
             _add(failures, Reason.QUALIFIER_UNSTATED)
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and policy.polarity_checks:
-        added = _unstated_parts(supports)
+        added = _unstated_parts(supports, lex)
         if added:
             backs_claim = False
             failures.append(Reason.PART_UNSTATED)
@@ -566,12 +566,13 @@ def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], p
     return False
 
 
-def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list[str]:
-    """The claim's parts (conjuncts, list items, clauses: see `parts`) of which its quote states no content
-    word, read against the cited chunk that leaves the fewest such parts."""
+def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> list[str]:
+    """The claim's parts (conjuncts, list items, clauses, a reporter: see `parts`) of which its quote states no
+    content word, read against the cited chunk that leaves the fewest such parts."""
     fewest: list[str] | None = None
     for wide, own, defs in supports:
-        found = unstated_parts(wide.text, own.stem_set, frozenset(defs)) + unstated_coordinates(wide.text, own.stems)
+        found = (unstated_parts(wide.text, own.stem_set, frozenset(defs)) + unstated_coordinates(wide.text, own.stems)
+                 + unstated_reporter(wide.text, own.stem_set, lex.hedges))
         if fewest is None or len(found) < len(fewest):
             fewest = found
     return fewest or []
