@@ -1838,3 +1838,65 @@ def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPa
     assert calls, "the claim was never compared with its support"
     assert len(calls) == len(set(calls))
     assert Reason.ROLES_SWAPPED in claim.reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        # names read across their clause, and set off by commas
+        ("Orvane sold its 12 percent holding in the airport to the insurer Belmark.",
+         "The insurer Belmark sold its 12 percent holding in the airport to the fund Orvane.", Reason.ROLES_SWAPPED),
+        ("Kestrel Labs sued its former partner Arnow over the patent.",
+         "The chip maker Arnow sued its former partner, Kestrel Labs, over the patent.", Reason.ROLES_SWAPPED),
+        ("The Tessel library was forked from Brindle in 2016.",
+         "The Brindle library was forked from the older Tessel project in 2016.", Reason.ROLES_SWAPPED),
+        # a contest said from its two ends
+        ("Senator Ana Vidal defeated Marco Reyes in the primary.",
+         "In the primary, the senator, Ana Vidal, lost to Marco Reyes.", Reason.ROLES_SWAPPED),
+        # advised, not done
+        ("The boiler is serviced every year.", "The boiler should be serviced every year.", Reason.CERTAINTY_UNSTATED),
+        # still, over a support that ended it
+        ("The app still supports Android 9.", "Support for Android 9 ended with version 4 of the app.",
+         Reason.SCOPE_DROPPED),
+        ("The course still includes a field trip to the coast.",
+         "Until 2018, the course included a field trip to the coast.", Reason.SCOPE_DROPPED),
+        # a closing "not" denies its clause's subject
+        ("Rent is covered by the grant, although heating is not.", "The grant covers rent and heating.",
+         Reason.NEGATION_MISMATCH),
+    ],
+)
+def test_held_out_9_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Orvane bought the stake from Belmark.", "Belmark sold the stake to Orvane."),
+        ("The editor runs on Linux, macOS and Windows.", "The editor runs on Windows, macOS and Linux."),
+        ("Peanuts should not be given to infants under one.", "Infants under one should not be given peanuts."),
+        ("Wind generated less than a fifth of the power last year.",
+         "Wind's share of the power fell below 20 percent last year."),
+        ("The appeal was rejected because there was not enough evidence.", "The appeal was rejected for lack of evidence."),
+    ],
+)
+def test_held_out_9_forms_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "text", "strict"),
+    [
+        # the span's own sentence must say the claim's qualifier, not a neighbour ("the most common side effect")
+        ("Most patients in the trial reported less pain.", "In the trial, 9 of the 40 patients reported less pain.",
+         "In the trial, 9 of the 40 patients reported less pain. The most common side effect was nausea.", False),
+        # a part of direction words alone restates its quote's pair
+        ("Rents in the suburbs are lower than in the centre.", "Rents in the centre are higher than in the suburbs.",
+         None, True),
+        ("The patient's LDL dropped from 190 to 120.", "The patient's low-density lipoprotein (LDL) fell from 190 to 120.",
+         None, True),
+    ],
+)
+def test_held_out_9_quote_and_span(claim: str, quote: str, text: str | None, strict: bool) -> None:
+    v, c = lattice(claim, quote, text)
+    assert (v.label is Label.STRICT) is strict, (c.reasons, c.notes)

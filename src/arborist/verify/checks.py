@@ -329,11 +329,14 @@ def _disagreeing_holder(norm_claim: str, chunk: Prepared, disagreement: Disagree
 
 
 def span_check(
-    claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None
+    claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None,
+    in_window: Disagreement | None = None,
 ) -> tuple[Check, list[Reason]]:
     """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim (negation,
     direction, comparison, roles, certainty, units: see `polarity`) does not carry it, nor does a sentence that
-    holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>")."""
+    holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>"). `in_window`, when
+    given, reads a window's sentence in `disagreement`'s place (it may ask more of a sentence that only holds the
+    claim's words than of one that holds its text)."""
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:
@@ -354,7 +357,8 @@ def span_check(
             if length > limit or chunk.sentence_of[first] != chunk.sentence_of[last]:
                 continue
             if _negated(chunk, first, last) == claim.negated:
-                findings = disagreement(chunk.sentence_text(first, last)) if disagreement else []
+                read = in_window or disagreement
+                findings = read(chunk.sentence_text(first, last)) if read else []
                 if findings:
                     disagrees = disagrees or (chunk, first, last, findings)
                     continue

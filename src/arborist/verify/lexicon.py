@@ -90,6 +90,8 @@ HEDGE_WORDS: tuple[str, ...] = (
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
     "unfounded", "baseless",
+    # advised, not done: "the bridge should be inspected every two years" is no inspection schedule kept
+    "should", "ought",
 )
 
 # A quote that only relates two things ("flossing was associated with fewer cardiac events") does not back a

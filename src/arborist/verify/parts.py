@@ -83,15 +83,19 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     return [p for p in out if p]
 
 
-def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = frozenset()) -> list[str]:
+def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = frozenset(),
+                   kin: frozenset[str] = frozenset()) -> list[str]:
     """The parts of `text` (as written) with a content word, none of whose content stems is in `stated`.
-    `defined`: the abbreviations (as written) the texts define; a part that is one of them is skipped."""
+    `defined`: the abbreviations (as written) the texts define; a part that is one of them is skipped.
+    `kin`: the stems of the direction words whose pair the quote states: a part of such words alone says
+    again what the quote says ("... are lower than" over "... higher than ...", "dropped" over "fell"), and
+    whether it says it the same way round is the polarity check's to read."""
     out = []
     cut = parts(text)
     for k, part in enumerate(cut):
         stems = [s for _, s in part if s]
         lone = part[0][0].surface if len(part) == 1 else ""
-        if not stems or lone in defined or lone.casefold() in _ENUMERATORS or all(
+        if not stems or lone in defined or lone.casefold() in _ENUMERATORS or kin.issuperset(stems) or all(
                 t.norm in DISCOURSE_WORDS for t, s in part if s):
             continue
         after = cut[k + 1] if k + 1 < len(cut) else []

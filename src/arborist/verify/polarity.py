@@ -180,12 +180,18 @@ _SKIP = frozenset(
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
 _BEFORE, _SUPPORT, _MUST = stem_all(["before", "support", "must"])
+# Comparatives that bound a figure with "than" ("less than 10", "more than a third").
+_COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 _BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
                    stem_all(["more"] * 7 + ["less"] * 2), strict=True))
 # Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
 # measurable effect"); before no noun ("was not significant") they are the head themselves.
 _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable appreciable measurable substantial marked "
                                "detectable discernible clear obvious apparent".split())
+# Words of degree after which a negator denies the noun that follows ("not enough evidence", "insufficient" aside).
+_SUFFICIENCY = frozenset("enough sufficient adequate".split())
+# Auxiliaries that stand for their verb phrase before a closing "not" ("living costs are not").
+_ELLIPTIC = frozenset("is are was were do does did has have had can could will would should".split())
 # Verbs of classing, whose "as" names what a negator denies ("not considered as safe").
 _AS_VERBS = frozenset("classed classified considered regarded deemed listed seen treated".split())
 # Personal pronouns, as the side of a verb they name (subject and object forms alike).
@@ -211,6 +217,10 @@ _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "ne
 _POSSIBLE = frozenset("can could may might".split())  # "can produce" is not "will produce"
 _FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"
 _FORMER = frozenset(FORMER_WORDS)
+# Words by which a claim says a thing goes on, and verbs by which a support says it has stopped.
+_STILL = frozenset("still remains remain continues continue currently".split())
+_ENDINGS = frozenset("ended ceased stopped discontinued abolished scrapped withdrawn halted terminated expired lapsed "
+                     "retired".split())
 _PRESENT = frozenset(PRESENT_WORDS)
 _PER_WORDS = frozenset("per a an each every".split())  # "100 requests per hour", "twice a day"
 _COPULAS = frozenset("is are was were be been being".split())
@@ -419,6 +429,8 @@ class Text:
                 continue
             for j in range(i + 1, min(n, i + 6)):
                 if self.breaks[j]:
+                    if j == i + 1:
+                        self._elliptic(i, heads)
                     break
                 if (self.tokens[j].norm in _SKIP or self.tokens[j].norm in lex.negators
                         or (self.tokens[j].norm == "longer" and j == i + 1 and tok.norm == "no")):
@@ -428,6 +440,9 @@ class Text:
                                                    or self.tokens[j - 1].norm in ("a", "an", "any"))):
                     heads.setdefault(j, i)
                     continue  # "no significant difference", "not have a measurable effect": the noun is denied too
+                if (self.tokens[j].norm in _SUFFICIENCY and j + 1 < n and not self.breaks[j + 1]
+                        and self.stems[j + 1]):
+                    continue  # "not enough evidence" denies the evidence, as "lack of evidence" does
                 if self.stems[j] or self.tokens[j].number:
                     heads.setdefault(j, i)
                     if self.tokens[j].norm in _AS_VERBS and j + 2 < n and self.tokens[j + 1].norm == "as":
@@ -447,7 +462,21 @@ class Text:
                                 heads[k] = i
                                 self.spread.add(k)
                 break
+            else:
+                self._elliptic(i, heads)
         return heads
+
+    def _elliptic(self, i: int, heads: dict[int, int]) -> None:
+        """A "not" that ends its clause after an auxiliary denies its clause's subject ("..., although living
+        costs are not" says what "but not living costs" says)."""
+        n = len(self.tokens)
+        if (self.tokens[i].norm != "not" or i == 0 or self.tokens[i - 1].norm not in _ELLIPTIC
+                or not (i + 1 == n or self.breaks[i + 1])):
+            return
+        first, _ = _clause_of(self, i)
+        for k in range(first, i - 1):
+            if self.stems[k]:
+                heads.setdefault(k, i)
 
     def clause_negated(self, i: int, other: Text) -> bool:
         """Whether token i's clause negates a word that `other` denies with its whole clause: a clause denied
@@ -641,13 +670,22 @@ def _side(pair: Pair, text: Text, i: int) -> int:
         if _event_side(pair, text.event_stems[k]):
             return 0  # part of an event that starts earlier
     for k in range(i + 1, min(len(text.tokens), i + 4)):
-        if text.breaks[k]:
-            break
+        if text.breaks[k] or _bound(text, k):
+            break  # "fell below 10 percent" falls: a bound on a figure after the word is no part of its event
         other = _event_side(pair, text.event_stems[k])
         if other:
             side *= other
             break
     return side
+
+
+def _bound(text: Text, k: int) -> bool:
+    """Token k bounds a figure: "below 10", "under 5", "less than 10", "more than a third"."""
+    n, norm = len(text.tokens), text.tokens[k].norm
+    if norm in _BOUNDS and k + 1 < n and text.tokens[k + 1].number:
+        return True
+    return (norm in _COMPARED_BOUNDS and k + 2 < n and text.tokens[k + 1].norm == "than"
+            and (text.tokens[k + 2].number or text.tokens[k + 2].norm in ("a", "an", "half")))
 
 
 def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = True) -> list[Finding]:
@@ -749,7 +787,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     if equative:
         add(Reason.COMPARISON_MISMATCH, equative)
     swap = (_roles_swapped(claim, support, lex, converse) or _exchanged(claim, support, lex, converse)
-            or _converse_verb(claim, support))
+            or _names_crossed(claim, support, lex, converse) or _converse_verb(claim, support))
     if swap:
         add(Reason.ROLES_SWAPPED, swap)
     certainty = _certainty_unstated(claim, support, lex)
@@ -1101,8 +1139,10 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     if not now and not undated:
         return ""
     clauses: list[tuple[int, int, int]] | None = None  # each clause's bounds and claim stems held, read once
+    # "The 5.0 release still supports Python 3.8" over "Support for Python 3.8 ended with the 5.0 release"
+    still = bool(said & _STILL) and not any(t.norm in _STILL for t in support.tokens)
     for h, tok in enumerate(support.tokens):
-        ended = undated and (_ended(support, h) or _dated_past(support, h))
+        ended = (undated and (_ended(support, h) or _dated_past(support, h))) or (still and tok.norm in _ENDINGS)
         if not ended and (not now or tok.norm not in _FORMER or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in _DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
@@ -1269,8 +1309,16 @@ def _ended(text: Text, h: int) -> bool:
             text.tokens[m].norm in _AUXILIARIES or text.tokens[m].norm in ("get", "gets", "got", "become",
                                                                             "becomes", "became")
             or (text.verb(m) and text.stems[m] is not None and _past_form(text.tokens[m].norm)) for m in before)
-    span = range(h + 1, end) if h == first else range(first, h)  # "until"
-    return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
+    def past(span: range) -> bool:
+        return any(_past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
+
+    if h != first:
+        return past(range(first, h))
+    if past(range(h + 1, end)):
+        return True
+    # "Until 2015, the exam included ...": a clause of a date alone ends the past of the clause after it
+    return end < n and all(text.tokens[k].number or not text.stems[k] or text.tokens[k].capitalised
+                           for k in range(h + 1, end)) and past(range(end, _clause_of(text, end)[1]))
 
 
 def _plural(tok: Token) -> bool:
@@ -1313,7 +1361,7 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
             continue
         best: tuple[int, int, bool] | None = None  # words lined up, support index, swapped
         for j in used:
-            if not support.stems[j] or support.intransitive(j):
+            if not support.stems[j] or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
             sa, sb, s_near_a, s_near_b = support.roles(j)
             straight, crossed = (a & sa, b & sb), (a & sb, b & sa)
@@ -1333,14 +1381,102 @@ def _roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
     return ""
 
 
+def _names(text: Text, other: Text) -> set[int]:
+    """The tokens of `text` that name someone or something: capitalised words that are no stopword, not at a
+    sentence's start unless the next word is capitalised too or `other` writes the word capitalised inside a
+    sentence ("Calgrove sold ..." over "... to the investor Calgrove")."""
+    inside = {t.norm for k, t in enumerate(other.tokens) if t.capitalised and not other.initial[k]}
+    out = set()
+    for k, tok in enumerate(text.tokens):
+        if not tok.capitalised or tok.number or len(tok.norm) < 2 or is_stopword(tok.norm):
+            continue
+        nxt = text.tokens[k + 1] if k + 1 < len(text.tokens) else None
+        if text.initial[k] and tok.norm not in inside and not (nxt is not None and nxt.capitalised):
+            continue
+        out.add(k)
+    return out
+
+
+def _named_sides(text: Text, i: int, names: set[int]) -> tuple[frozenset[str], frozenset[str]]:
+    """The names on each side of verb i in its clause; each side reads on past a comma into a name set off
+    there ("sued its former contractor, Dace Systems, for ..."; "the mayor, Dana Ruiz, lost to ..."). A name on
+    both sides is on neither."""
+    first, end = _clause_of(text, i)
+    while first > 0 and first - 1 in names and text.raw[text.tokens[first - 1].end : text.tokens[first].start] \
+            .strip() == ",":
+        first -= 1
+        while first > 0 and not text.breaks[first]:
+            first -= 1
+    while (end < len(text.tokens) and end in names and text.raw[text.tokens[end - 1].end : text.tokens[end].start]
+           .strip() == ","):
+        end += 1
+        while end < len(text.tokens) and not text.breaks[end]:
+            end += 1
+    left = {text.tokens[k].norm for k in range(first, i) if k in names}
+    right = {text.tokens[k].norm for k in range(i + 1, end) if k in names}
+    return frozenset(left - right), frozenset(right - left)
+
+
+def _names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozenset[int] = frozenset()) -> str:
+    """A note when a verb of the claim has a name on each side and its support, at every use of that verb, has
+    each of them on the other side, in the same voice ("Calgrove sold its stake to pension fund Norvest" over
+    "Pension fund Norvest sold its stake to the investor Calgrove"), else ''. The role check reads only the few
+    words next to a verb; a name is one thing wherever its phrase puts it, so it is read across the clause."""
+    c_names, s_names = _names(claim, support), _names(support, claim)
+    if len(c_names) < 2 or len(s_names) < 2:
+        return ""
+    for i, stem in enumerate(claim.stems):
+        if (not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not claim.verb(i)
+                or any(ch.isupper() for ch in claim.tokens[i].surface)):
+            continue  # "runs on Linux, macOS and Windows": a name is no verb
+        ca, cb = _named_sides(claim, i, c_names)
+        if not ca or not cb:
+            continue
+        verdicts = []
+        for j in _verb_positions(support, claim, i):
+            if not support.verb(j) or support.intransitive(j) or _dative_shift(claim, i, support, j):
+                continue
+            sa, sb = _named_sides(support, j, s_names)
+            if claim.passive_voice(i) != support.passive_voice(j):
+                sa, sb = sb, sa
+            verdicts.append(bool(ca & sb and cb & sa) and not (ca & sa or cb & sb))
+        if verdicts and all(verdicts):
+            return (f"roles: the claim's '{_phrase(claim, None, i)}' has its named sides the other way round in its "
+                    f"support ('{_span(support, _clause_of(support, j)[0], _clause_of(support, j)[1] - 1)}')")
+    return ""
+
+
+# Verbs that take a thing and its recipient in either order ("given honey" and "given to children").
+_DATIVE = frozenset("""give gives gave given giving offer offers offered offering award awards awarded grant grants
+    granted send sends sent sending serve serves served pay pays paid show shows showed shown teach teaches taught
+    tell tells told hand hands handed promise promises promised feed feeds fed sell sells sold lend lends lent
+    owe owes owed assign assigns assigned issue issues issued""".split())
+
+
+def _dative_shift(claim: Text, i: int, support: Text, j: int) -> bool:
+    """A passive verb of giving whose recipient is the subject in one text and after "to" in the other:
+    "Honey should not be given to children" says what "Children should not be given honey" says, so its sides
+    cross without a swap."""
+    if claim.tokens[i].norm not in _DATIVE or not (_after_copula(claim, i) and _after_copula(support, j)):
+        return False
+    to_c = i + 1 < len(claim.tokens) and claim.tokens[i + 1].norm == "to"
+    to_s = j + 1 < len(support.tokens) and support.tokens[j + 1].norm == "to"
+    return to_c != to_s
+
+
 # Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
 _TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
                     "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
 _GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
+# Verbs that say one contest from its two ends: "A defeated B" is "B lost to A", never "A lost to B".
+_WINNING = frozenset("beat beats beaten beating defeat defeats defeated defeating".split())
+_LOSING = frozenset("lose loses lost losing".split())
+_CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _LOSING), (_LOSING, _WINNING))
 _TRANSFER_FORMS = tuple(frozenset(group.split()) for group in (
     "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
     "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
-    "lend lends lent lending", "give gives gave given giving"))
+    "lend lends lent lending", "give gives gave given giving", "beat beats beaten beating",
+    "defeat defeats defeated defeating", "lose loses lost losing"))
 
 
 def _after_copula(text: Text, i: int) -> bool:
@@ -1355,14 +1491,16 @@ def _same_verb(norm: str, norms: set[str]) -> bool:
 
 
 def _converse_verb(claim: Text, support: Text) -> str:
-    """A note when the claim's verb of taking or giving is its support's converse verb with the same sides
-    ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow"), else ''. With the
+    """A note when the claim's verb of taking or giving (or of winning or losing) is its support's converse verb
+    with the same sides ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow";
+    "Ruiz defeated Keller" over "Ruiz lost to Keller"), else ''. With the
     sides exchanged the two say one thing ("Merrow sold the division to Harlan"); a passive on one side only
     ("the division was sold to Harlan by Merrow") puts the thing on a side of its own, and is left alone."""
     said = {t.norm for t in support.tokens}
     says = {t.norm for t in claim.tokens}
+    c_names, s_names = _names(claim, support), _names(support, claim)
     for i, tok in enumerate(claim.tokens):
-        other = _GIVING if tok.norm in _TAKING else _TAKING if tok.norm in _GIVING else None
+        other = next((theirs for mine, theirs in _CONVERSES if tok.norm in mine), None)
         if other is None or not claim.verb(i) or _after_copula(claim, i) or _same_verb(tok.norm, said):
             continue  # "were given the drug" names no giver; a support that says "bought" too may say both
         a, b, near_a, _ = claim.roles(i)
@@ -1372,7 +1510,10 @@ def _converse_verb(claim: Text, support: Text) -> str:
             if claim.passive_voice(i) != support.passive_voice(j):
                 continue
             sa, sb, _, _ = support.roles(j)
-            if a & sa and b & sb and near_a in sa and not (a & sb or b & sa):
+            na, nb = _named_sides(claim, i, c_names)
+            ma, mb = _named_sides(support, j, s_names)
+            if ((a & sa and b & sb and near_a in sa and not (a & sb or b & sa))
+                    or (na & ma and nb & mb and not (na & mb or nb & ma))):
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
     return ""
 

@@ -293,7 +293,10 @@ def _verify_item(
     short = mode != "quote" and _bare(item.text) and not states(item.text, lex)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
     disagreement = _memo(lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
-    span, why = span_check(claim, cited, policy.span_window_factor, disagreement)
+    norms = [t.norm for t in claim.tokens]
+    stated = [(t.surface, _qualifier_kind(norms[max(0, k - 3) : k]))
+              for k, t in enumerate(claim.tokens) if t.norm in lex.qualifiers]
+    span, why = span_check(claim, cited, policy.span_window_factor, disagreement, _with_qualifiers(disagreement, stated))
     failures += why
     entities, why = entities_check(claim, cited)
     failures += why
@@ -317,9 +320,6 @@ def _verify_item(
         notes.append(swap)
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
-    norms = [t.norm for t in claim.tokens]
-    stated = [(t.surface, _qualifier_kind(norms[max(0, k - 3) : k]))
-              for k, t in enumerate(claim.tokens) if t.norm in lex.qualifiers]
     if stated and quote_ok and backs_claim and mode != "quote" and item.quote is not None:
         unstated = _unstated(stated, item.quote)
         if unstated:
@@ -441,6 +441,8 @@ def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: T
     mine, theirs = subject_end(claim_text), subject_end(quote_text)
     if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
         return None
+    if any(t.norm in lex.negators for t in (*wide.tokens[:mine], *own.tokens[:theirs])):
+        return None  # "Nobody was hurt" over "No injuries were reported": the negation check reads a denied subject
     # numbers are the number checks' business ("About 50 percent of" is "About half of")
     claimed = {s for t, s in zip(wide.tokens[:mine], token_stems(wide.tokens[:mine]), strict=True) if s and not t.number}
     quoted = {s for t, s in zip(own.tokens[:theirs], own.stems[:theirs], strict=True) if s and not t.number}
@@ -492,6 +494,23 @@ def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int) -> bool:
 
 def _words(text: str, tokens: list[Token]) -> str:
     return text[tokens[0].start : tokens[-1].end]
+
+
+def _with_qualifiers(disagreement: Disagreement | None, stated: list[tuple[str, str]]) -> Disagreement | None:
+    """`disagreement`, and a finding when the sentence does not use the claim's qualifier words (`stated`) as the
+    claim does: a window of the span check carries "Most patients ... showed shrinkage" only from a sentence that
+    says "most" ("11 of the 38 patients ... showed shrinkage" beside "The most common side effects" does not)."""
+    if disagreement is None or not stated:
+        return disagreement
+    read = disagreement
+
+    def findings(support: str) -> list[Finding]:
+        unstated = _unstated(stated, support)
+        found = read(support)
+        if not unstated:
+            return found
+        return [*found, Finding(Reason.QUALIFIER_UNSTATED, f"the claim says {', '.join(unstated)}; the sentence does not")]
+    return _memo(findings)
 
 
 def _unstated(words: list[tuple[str, str]], support: str) -> list[str]:
@@ -571,7 +590,9 @@ def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex:
     content word, read against the cited chunk that leaves the fewest such parts."""
     fewest: list[str] | None = None
     for wide, own, defs in supports:
-        found = (unstated_parts(wide.text, own.stem_set, frozenset(defs)) + unstated_coordinates(wide.text, own.stems)
+        kin = frozenset().union(*(p.up | p.down for p in lex.pairs if (p.up | p.down) & own.stem_set))
+        found = (unstated_parts(wide.text, own.stem_set, frozenset(defs), kin)
+                 + unstated_coordinates(wide.text, own.stems)
                  + unstated_reporter(wide.text, own.stem_set, lex.hedges))
         if fewest is None or len(found) < len(fewest):
             fewest = found
