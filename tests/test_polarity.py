@@ -1860,6 +1860,13 @@ def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPa
          Reason.SCOPE_DROPPED),
         ("The course still includes a field trip to the coast.",
          "Until 2018, the course included a field trip to the coast.", Reason.SCOPE_DROPPED),
+        # a review's reversed pairs against these rules
+        ("Orvane sold its stake in the port to Belmark.", "Belmark, a Dutch fund, sold its stake in the port to Orvane.",
+         Reason.ROLES_SWAPPED),
+        ("The grant was given to Rosa by her uncle Pablo.", "Pablo was given a grant by his niece Rosa.",
+         Reason.ROLES_SWAPPED),
+        ("The mill is owned by the Hale family.", "Until 2016, the mill was owned by the Hale family.",
+         Reason.SCOPE_DROPPED),
         # a closing "not" denies its clause's subject
         ("Rent is covered by the grant, although heating is not.", "The grant covers rent and heating.",
          Reason.NEGATION_MISMATCH),
@@ -1878,6 +1885,16 @@ def test_held_out_9_classes_are_found(claim: str, support: str, reason: Reason) 
         ("Wind generated less than a fifth of the power last year.",
          "Wind's share of the power fell below 20 percent last year."),
         ("The appeal was rejected because there was not enough evidence.", "The appeal was rejected for lack of evidence."),
+        # a review's faithful pairs against these rules
+        ("If the dam fails, the valley floods within hours.", "Should the dam fail, the valley floods within hours."),
+        ("The plant closed in 1998.", "It should be noted that the plant closed in 1998."),
+        ("The gallery is currently open on Mondays.", "The repair of the gallery ended in 2020. It is open on Mondays."),
+        ("Rates remain at 3 percent.", "The bank ended its bond sales in May and kept rates at 3 percent."),
+        ("The app still supports Android 12.", "Support for Android 11 ended with version 6; the app supports Android 12."),
+        ("Turin hosts the final, Milan the semi-finals.", "Milan hosts the semi-finals and Turin the final."),
+        ("In Oslo, the firm opened its third office in June.", "In June, the company opened its third office in Oslo."),
+        ("Vidal beat Reyes in 2022.", "In 2022 Vidal, who had lost to Reyes in 2018, won the rematch."),
+        ("Halden Mills is based in Derby.", "Until 2012, Halden Mills was based in Leeds before moving to Derby."),
     ],
 )
 def test_held_out_9_forms_said_another_way_agree(claim: str, support: str) -> None:
@@ -1900,3 +1917,52 @@ def test_held_out_9_forms_said_another_way_agree(claim: str, support: str) -> No
 def test_held_out_9_quote_and_span(claim: str, quote: str, text: str | None, strict: bool) -> None:
     v, c = lattice(claim, quote, text)
     assert (v.label is Label.STRICT) is strict, (c.reasons, c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("Bake the loaf for 15 minutes per kilogram.", "Bake the loaf for 15 minutes per 250 grams.", Reason.UNIT_MISMATCH),
+        ("Sugar is sweet enough to eat on its own.", "The berry is too bitter to eat on its own.", Reason.DIRECTION_MISMATCH),
+        ("Walking daily lowers the risk of heart disease.",
+         "People who walked daily had a lower risk of heart disease.", Reason.CERTAINTY_UNSTATED),
+        ("Composting reduces waste collections in towns.",
+         "Towns that composted reported fewer waste collections.", Reason.CERTAINTY_UNSTATED),
+        ("Libraries in the county have dropped late fees.", "One library in the county has dropped late fees.",
+         Reason.SCOPE_DROPPED),
+    ],
+)
+def test_held_out_9_units_tastes_groups_and_one_made_many(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Bake the loaf for 15 minutes per kg.", "Bake the loaf for 15 minutes per kilogram."),
+        ("Walking daily lowers the risk of heart disease.", "Walking daily lowers the risk of heart disease, "
+         "and people who walked daily had a lower risk in the trial."),
+        ("Two libraries in the county have dropped late fees.", "Two libraries in the county have dropped late fees."),
+        ("The sauce is sweet and sour.", "The sauce is sweet and sour."),
+    ],
+)
+def test_held_out_9_units_tastes_groups_said_the_same(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The soil fungus produces vitamin D.", "The soil fungus produces vitamin K2.", False),
+        ("The soil fungus produces vitamin D.", "The soil fungus produces vitamin D.", True),
+        ("Wax is taken from the hives of the bumblebee in spring.",
+         "Wax is taken from the hives of the carpenter bee in spring.", False),
+        ("The team found two novel proteins in the sample.", "The team found two previously unknown proteins in the sample.",
+         True),
+    ],
+)
+def test_held_out_9_letter_names_and_one_word_for_two(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Field notes", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (v.label is Label.STRICT) is strict, (v.claims[0].reasons, v.claims[0].notes)

@@ -307,6 +307,8 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                  ("rival", "rivals", "rivalry", "enemy", "enemies", "foe", "foes", "adversary", "adversaries"),
                  True, False),
     "daytime": (("diurnal", "daytime"), ("nocturnal", "nighttime", "night-time"), True, False),
+    "taste": (("sweet", "sweeter", "sweetest", "sweetness"), ("bitter", "bitterer", "bitterness", "sour", "sourer",
+                                                              "sourness", "tart"), False, False),
     "quality": (("good", "efficient", "excellent", "superb", "outstanding", "well"),  # not "effective": "effects"
                 ("poor", "poorly", "bad", "badly", "mediocre", "dismal", "lousy"), False, False),
     "reward": (("reward", "rewarded", "rewards"), ("punish", "punished", "punishes", "penalise", "penalised",

@@ -378,6 +378,17 @@ def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
     return out
 
 
+def _letter_name(text: str, tokens: list[Token], i: int) -> bool:
+    """Token i is a capital letter that names a kind after its word ("vitamin D", "hepatitis C"), though the
+    same letter lowercase is a stopword ("I'd", "don't")."""
+    tok = tokens[i]
+    if len(tok.surface) != 1 or tok.surface in "AI" or i == 0:
+        return False
+    before = tokens[i - 1]
+    return (before.surface.islower() and not is_stopword(before.norm) and not before.number
+            and not text[before.end : tok.start].strip())
+
+
 def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
     """Capitalised words that name something.
 
@@ -390,7 +401,7 @@ def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
         if not tok.number and not tok.capitalised and any(c.isupper() for c in tok.surface[1:]):
             names.append(tok)  # "iOS", "eBay", "mTOR": a capital inside a word names something
             continue
-        if not tok.capitalised or is_stopword(tok.norm):
+        if not tok.capitalised or (is_stopword(tok.norm) and not _letter_name(text, tokens, i)):
             continue
         if sentence_initial(text, tok):
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None

@@ -648,7 +648,7 @@ class Finding:
 # opposite stands ("Private donors funded public schools"). The other pairs' words close together make one event
 # ("decreased weight gain") and line up by their neighbours ("hired before 2018 ... than hired after 2018").
 _THING_PAIRS = frozenset("""stance life ease strength wealth sector setting course origin sex membership employment
-    memory agreement reward quality alliance daytime inclusion approval""".split())
+    memory agreement reward quality alliance daytime inclusion approval taste""".split())
 
 
 def _event_side(pair: Pair, stem: str) -> int:
@@ -793,7 +793,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     certainty = _certainty_unstated(claim, support, lex)
     if certainty:
         add(Reason.CERTAINTY_UNSTATED, certainty)
-    former = _former_stated_now(claim, support, scoped) or _since_ended(claim, support)
+    former = _former_stated_now(claim, support, scoped) or _since_ended(claim, support) or _still_ended(claim, support)
     if former:
         add(Reason.SCOPE_DROPPED, former)
     under_way = _under_way(claim, support)
@@ -808,7 +808,39 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         first, end = restricted
         add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
             "leaves that out")
+    many = _one_made_many(claim, support) if scoped else ""
+    if many:
+        add(Reason.SCOPE_DROPPED, many)
     return findings
+
+
+# Words that count or quantify a plural before it: the claim says how many itself ("two schools", "some schools").
+_COUNTED_BY = frozenset("some several many few most all both various numerous certain other these those".split())
+
+
+def _one_made_many(claim: Text, support: Text) -> str:
+    """A note when the support says a thing of one ("One school in the district has replaced ...", "a single
+    trial found ...") and the claim of the plural with no count ("Schools in the district have replaced ..."),
+    else ''."""
+    for k in range(len(support.tokens) - 1):
+        single = support.tokens[k].norm == "one" or (
+            support.tokens[k].norm == "single" and k > 0 and support.tokens[k - 1].norm in ("a", "one"))
+        noun = support.stems[k + 1]
+        if not single or noun is None or _plural(support.tokens[k + 1]):
+            continue
+        if any(claim.tokens[m - 1].norm in ("one", "single") for m in claim.positions.get(support.all_stems[k + 1], [])
+               if m > 0):
+            continue  # the claim says "one" too
+        for m in claim.positions.get(support.all_stems[k + 1], []):
+            if (not _plural(claim.tokens[m]) or claim.tokens[m].norm == support.tokens[k + 1].norm
+                    or (claim.tokens[m].capitalised and not claim.initial[m])):
+                continue  # "Wide World of Sports ... a single sport": a name
+            before = claim.tokens[max(0, m - 2) : m]
+            if any(t.number or t.norm in _COUNTED_BY for t in before):
+                continue
+            return (f"scope: its support says it of '{_span(support, k, k + 1)}'; the claim of "
+                    f"'{claim.tokens[m].surface}'")
+    return ""
 
 
 def states(raw: str, lex: Lexicon) -> bool:
@@ -899,7 +931,36 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
         if theirs and all(apart(unit, u) for _, u in theirs):
             j = theirs[0][0]
             return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
+        rate = _per(claim, i, lex)
+        rates = [(j, other) for j, _ in theirs if (other := _per(support, j, lex)) is not None]
+        if rate is not None and rates and all(other[:2] != rate[:2] for _, other in rates):
+            j = rates[0][0]
+            return (f"units: the claim's rate '{_span(claim, i, rate[2])}' is '{_span(support, j, _per_end(support, j))}'"
+                    " in its support")
     return ""
+
+
+def _per(text: Text, i: int, lex: Lexicon) -> tuple[str, int, int] | None:
+    """The amount and unit group a rate after number i is counted per ("20 minutes per kilogram": ("1", mass),
+    "per 500 grams": ("500", mass)) and the unit's index, or None when there is no "per" and unit close after it."""
+    n = len(text.tokens)
+    for m in range(i + 1, min(n - 1, i + 5)):
+        if text.breaks[m] or text.breaks[m + 1]:
+            return None
+        if text.tokens[m].norm != "per":
+            continue
+        k, amount = m + 1, "1"
+        if text.tokens[k].number and k + 1 < n and not text.breaks[k + 1]:
+            k, amount = k + 1, text.tokens[k].norm
+        group = lex.units.get(text.tokens[k].norm)
+        return None if group is None else (amount, group, k)
+    return None
+
+
+def _per_end(text: Text, j: int) -> int:
+    """The last token of the rate after number j (its unit), or j when it has none."""
+    m = next((m for m in range(j + 1, min(len(text.tokens) - 1, j + 5)) if text.tokens[m].norm == "per"), None)
+    return j if m is None else min(len(text.tokens) - 1, m + (2 if text.tokens[m + 1].number else 1))
 
 
 def _clause_of(text: Text, i: int) -> tuple[int, int]:
@@ -1000,6 +1061,33 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             # has cut emissions, and lower emissions are associated with better health" states the cause itself
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
                     f"'{support.tokens[a].surface}'")
+    return _groups_compared(claim, cause, support, wanted)
+
+
+# Plurals without an -s that name a group ("people who drank coffee").
+_GROUP_WORDS = frozenset("those people children men women".split())
+# Comparatives by which a support sets one group's outcome beside another's.
+_GROUP_COMPARATIVES = frozenset("lower fewer higher more less greater smaller larger".split())
+
+
+def _groups_compared(claim: Text, cause: int, support: Text, wanted: frozenset[str]) -> str:
+    """A note when the claim states a cause ("Drinking coffee lowers the risk of liver disease") and its support
+    only compares a group chosen by what it did with the rest ("people who drank coffee had a lower rate of liver
+    disease", "farms that planted hedgerows reported fewer outbreaks"), else ''. A group that chose what it did
+    may differ in more than that: the support relates the two, as "associated with" does."""
+    n = len(support.tokens)
+    if any(support.all_stems[k] == claim.all_stems[cause] and _causes(support, k) for k in range(n)):
+        return ""  # the support states the cause itself
+    for r in range(1, n - 1):
+        if support.tokens[r].norm not in ("who", "that") or not (
+                _plural(support.tokens[r - 1]) or support.tokens[r - 1].norm in _GROUP_WORDS):
+            continue
+        end = next((k for k in range(r + 1, n) if support.initial[k]), n)
+        compared = next((k for k in range(r + 2, end) if support.tokens[k].norm in _GROUP_COMPARATIVES), None)
+        held = len(wanted & {x for x in support.stems[r - 1 : end] if x})
+        if compared is not None and held >= 2:
+            return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support compares "
+                    f"'{_span(support, r - 1, r + 2)} ...' with others ('{support.tokens[compared].surface}')")
     return ""
 
 
@@ -1022,7 +1110,25 @@ def _hedges(text: Text, h: int, lex: Lexicon) -> bool:
         return False
     if tok.norm in _REPORTS_BEFORE:
         return _reports(text, h, _clause_of(text, h)[1])
+    if tok.norm in _ADVISES:
+        return _advises(text, h)
     return not (h > 0 and text.tokens[h - 1].norm in _DETERMINERS)
+
+
+_ADVISES = frozenset("should ought".split())
+# Verbs by which "should" frames its sentence rather than advise ("It should be noted that ...").
+_FRAMING = frozenset("""note noted stress stressed mention mentioned emphasise emphasised emphasize emphasized remember
+    recall recalled point pointed add added clarify clarified surprise surprised""".split())
+
+
+def _advises(text: Text, h: int) -> bool:
+    """Token h ("should", "ought") advises what follows: not a condition put first ("Should the vote fail, ..."),
+    a frame ("It should be noted that ...", "Readers should note that ...", "Nobody should be surprised that
+    ..."), nor what was expected of the past ("What should have been a routine landing ...")."""
+    after = [t.norm for t in text.tokens[h + 1 : h + 4]]
+    if text.initial[h] or (after[:1] == ["have"]) or (h > 0 and text.tokens[h - 1].norm == "what"):
+        return False
+    return not any(w in _FRAMING for w in after)
 
 
 def _will_over_can(claim: Text, support: Text) -> str:
@@ -1135,14 +1241,13 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
     bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
     undated = scoped and not bounded and not any(
-        _past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in _PARTICIPLES for t in claim.tokens)
+        (_past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in _PARTICIPLES) and not _present_passive(claim, k)
+        for k, t in enumerate(claim.tokens))
     if not now and not undated:
         return ""
     clauses: list[tuple[int, int, int]] | None = None  # each clause's bounds and claim stems held, read once
-    # "The 5.0 release still supports Python 3.8" over "Support for Python 3.8 ended with the 5.0 release"
-    still = bool(said & _STILL) and not any(t.norm in _STILL for t in support.tokens)
     for h, tok in enumerate(support.tokens):
-        ended = (undated and (_ended(support, h) or _dated_past(support, h))) or (still and tok.norm in _ENDINGS)
+        ended = undated and (_ended(support, h) or _dated_past(support, h))
         if not ended and (not now or tok.norm not in _FORMER or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in _DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
@@ -1150,6 +1255,13 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
         first, end = _clause_of(support, h)
         if end < len(support.tokens) and (end == h + 1 or (ended and h == first and support.initial[first])):
             end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
+        if ended:
+            # a later event ends what the past held ("... in Leeds before moving to York"): the region stops there,
+            # and a word of the claim the support says only after it may be the present's
+            end = next((k for k in range(h + 1, end) if support.tokens[k].norm in _LATER and k > h + 1), end)
+            inside = {s for s in support.stems[first:end] if s}
+            if claim.content & ({s for k, s in enumerate(support.stems) if s and not first <= k < end} - inside):
+                continue
         held = len(claim.content & {s for s in support.stems[first:end] if s})
         if held >= 2 and ended and clauses is None:
             clauses = [(a, b, len(claim.content & {s for s in support.stems[a:b] if s})) for a, b in _clauses(support)]
@@ -1158,6 +1270,41 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
                 other >= held for a, b, other in clauses if b <= first or a >= end)):
             return (f"time: its support holds it only in the past ('{_span(support, max(first, h - 1), h + 2)}'); "
                     "the claim states it now")
+    return ""
+
+
+# Words that open a later event inside a sentence about the past.
+_LATER = frozenset("before after when then".split())
+
+
+def _present_passive(text: Text, k: int) -> bool:
+    """Token k is a participle of the present ("is owned by", "are still based in"): no past."""
+    m = k - 1
+    while m >= 0 and text.tokens[m].norm in _ADVERBS:
+        m -= 1
+    return m >= 0 and text.tokens[m].norm in ("is", "are", "am", "remains", "remain")
+
+
+def _still_ended(claim: Text, support: Text) -> str:
+    """A note when the claim says a thing goes on ("The 5.0 release still supports Python 3.8") and its support
+    says it stopped ("Support for Python 3.8 ended with the 5.0 release"): a verb of ending whose subject names
+    something of the claim, in a clause (of one sentence) that holds two of the claim's words; else ''."""
+    if not any(t.norm in _STILL for t in claim.tokens) or any(t.norm in _STILL for t in support.tokens):
+        return ""
+    for h, tok in enumerate(support.tokens):
+        if tok.norm not in _ENDINGS:
+            continue
+        first, end = _clause_of(support, h)
+        first = max([first] + [k for k in range(first, h + 1) if support.initial[k]])
+        end = next((k for k in range(h + 1, end) if support.initial[k]), end)
+        subject = {x for x in support.stems[first:h] if x}
+        held = claim.content & {x for x in support.stems[first:end] if x}
+        # another clause that holds as much of the claim states it going on ("... ended; the app supports ...")
+        if subject & claim.content and len(held) >= 2 and not any(
+                len(claim.content & {x for x in support.stems[a:b] if x}) >= len(held)
+                for a, b in _clauses(support) if b <= first or a >= end):
+            return (f"time: the claim says it goes on; its support says '{_span(support, first, h)}' "
+                    f"('{tok.surface}')")
     return ""
 
 
@@ -1386,32 +1533,53 @@ def _names(text: Text, other: Text) -> set[int]:
     sentence's start unless the next word is capitalised too or `other` writes the word capitalised inside a
     sentence ("Calgrove sold ..." over "... to the investor Calgrove")."""
     inside = {t.norm for k, t in enumerate(other.tokens) if t.capitalised and not other.initial[k]}
-    out = set()
+    out: set[int] = set()
+    adverbial: set[int] = set()  # "in Berlin", "on Friday", "in New York": where or when, no side of a verb
     for k, tok in enumerate(text.tokens):
         if not tok.capitalised or tok.number or len(tok.norm) < 2 or is_stopword(tok.norm):
             continue
         nxt = text.tokens[k + 1] if k + 1 < len(text.tokens) else None
         if text.initial[k] and tok.norm not in inside and not (nxt is not None and nxt.capitalised):
             continue
+        if k > 0 and (text.tokens[k - 1].norm in _WHERE_WHEN or k - 1 in adverbial):
+            adverbial.add(k)
+            continue
         out.add(k)
     return out
 
 
+_CONJUNCTIONS = frozenset("and or but nor while whereas".split())
+# Prepositions of place and time: a name after one says where or when, and moves round its clause freely.
+_WHERE_WHEN = frozenset("in on at during since until till near across throughout within around inside "
+                        "outside".split())
+
+
+def _comma_before(text: Text, k: int) -> bool:
+    return text.raw[text.tokens[k - 1].end : text.tokens[k].start].strip() == ","
+
+
 def _named_sides(text: Text, i: int, names: set[int]) -> tuple[frozenset[str], frozenset[str]]:
     """The names on each side of verb i in its clause; each side reads on past a comma into a name set off
-    there ("sued its former contractor, Dace Systems, for ..."; "the mayor, Dana Ruiz, lost to ..."). A name on
-    both sides is on neither."""
+    there ("sued its former contractor, Dace Systems, for ..."; "the mayor, Dana Ruiz, lost to ..."), the left
+    also past a short description of a name ("Norvest, a pension fund, sold ..."). A name on both sides is on
+    neither."""
     first, end = _clause_of(text, i)
-    while first > 0 and first - 1 in names and text.raw[text.tokens[first - 1].end : text.tokens[first].start] \
-            .strip() == ",":
-        first -= 1
-        while first > 0 and not text.breaks[first]:
-            first -= 1
+    while first > 0 and _comma_before(text, first):
+        start = _clause_of(text, first - 1)[0]
+        if (first - 1 not in names and start > 0 and _comma_before(text, start) and start - 1 in names
+                and text.tokens[start].norm in ("a", "an", "the") and first - start <= 6):
+            start = _clause_of(text, start - 1)[0]  # "Norvest, a pension fund, sold ...": a name described
+        elif first - 1 not in names:
+            break
+        first = start
     while (end < len(text.tokens) and end in names and text.raw[text.tokens[end - 1].end : text.tokens[end].start]
            .strip() == ","):
         end += 1
         while end < len(text.tokens) and not text.breaks[end]:
             end += 1
+    # a conjunct is a clause of its own, its verb perhaps left out ("Paris hosts the semi-finals and Lyon the final")
+    first = max([first] + [k + 1 for k in range(first, i) if text.tokens[k].norm in _CONJUNCTIONS])
+    end = next((k for k in range(i + 1, end) if text.tokens[k].norm in _CONJUNCTIONS), end)
     left = {text.tokens[k].norm for k in range(first, i) if k in names}
     right = {text.tokens[k].norm for k in range(i + 1, end) if k in names}
     return frozenset(left - right), frozenset(right - left)
@@ -1461,7 +1629,19 @@ def _dative_shift(claim: Text, i: int, support: Text, j: int) -> bool:
         return False
     to_c = i + 1 < len(claim.tokens) and claim.tokens[i + 1].norm == "to"
     to_s = j + 1 < len(support.tokens) and support.tokens[j + 1].norm == "to"
-    return to_c != to_s
+    # the giver, when both name one, must be the same ("given to Ana by Luis" is no "Luis was given ... by Ana")
+    by_c, by_s = _agent(claim, i), _agent(support, j)
+    return to_c != to_s and not (by_c and by_s and not by_c & by_s)
+
+
+def _agent(text: Text, i: int) -> frozenset[str]:
+    """The content stems of the "by" phrase after verb i in its clause (up to the next preposition)."""
+    _, end = _clause_of(text, i)
+    for k in range(i + 1, end):
+        if text.tokens[k].norm == "by":
+            stop = next((m for m in range(k + 1, end) if text.tokens[m].norm in _TERM_ENDS), end)
+            return frozenset(x for x in text.stems[k + 1 : stop] if x)
+    return frozenset()
 
 
 # Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
@@ -1490,6 +1670,14 @@ def _same_verb(norm: str, norms: set[str]) -> bool:
     return bool(forms & norms)
 
 
+def _relative(text: Text, j: int) -> bool:
+    """Token j is the verb of a relative clause ("who had lost", "which sold")."""
+    k = j - 1
+    while k >= 0 and text.tokens[k].norm in ("had", "has", "have", "earlier", "previously", "once"):
+        k -= 1
+    return k >= 0 and text.tokens[k].norm in ("who", "which", "that", "whom")
+
+
 def _converse_verb(claim: Text, support: Text) -> str:
     """A note when the claim's verb of taking or giving (or of winning or losing) is its support's converse verb
     with the same sides ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow";
@@ -1505,8 +1693,9 @@ def _converse_verb(claim: Text, support: Text) -> str:
             continue  # "were given the drug" names no giver; a support that says "bought" too may say both
         a, b, near_a, _ = claim.roles(i)
         for j, t in enumerate(support.tokens):
-            if t.norm not in other or not support.verb(j) or _after_copula(support, j) or _same_verb(t.norm, says):
-                continue
+            if (t.norm not in other or not support.verb(j) or _after_copula(support, j) or _same_verb(t.norm, says)
+                    or _relative(support, j)):
+                continue  # "Keller, who had lost to Ruiz in 2015, won the rematch": another event
             if claim.passive_voice(i) != support.passive_voice(j):
                 continue
             sa, sb, _, _ = support.roles(j)

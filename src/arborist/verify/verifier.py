@@ -469,27 +469,33 @@ def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text
         return None
     matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        if op != "replace" or a2 - a1 != 1 or b2 - b1 != 1:
+        if op != "replace" or a2 - a1 != 1 or b2 - b1 not in (1, 2):
             continue
         (i, stem), (j, other) = mine[a1], theirs[b1]
-        if stem in own.stem_set or other in wide.stems or _unanchored(wide.tokens, i, own.tokens, j):
-            continue
+        # one word for two adjacent ones ("the safflower" over "the crocus flower"): the quote's head, after its
+        # modifier, is the thing; the modifier must be the quote's own
+        last = theirs[b2 - 1][0]
+        if last - j != b2 - b1 - 1 or stem in own.stem_set or other in wide.stems or _unanchored(
+                wide.tokens, i, own.tokens, j, last) or (last > j and own.tokens[j].norm.endswith("ly")):
+            continue  # "previously unknown" for "novel" is one quality
+        first, j = j, last
         if {wide.tokens[i].norm, own.tokens[j].norm} & (lex.units.keys() | lex.qualifiers):
             continue  # units and qualifiers ("oldest" for "largest") have checks of their own
         if spelled_alike(wide.tokens[i].norm, own.tokens[j].norm):
             continue  # "tumors" for "tumours"
         if names_thing(claim_text, i) and names_thing(quote_text, j):
-            return wide.tokens[i].surface, own.tokens[j].surface
+            return wide.tokens[i].surface, _words(own.ev.text, own.tokens[first : j + 1])
     return None
 
 
-def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int) -> bool:
-    """Whether token i of one text and j of the other lack the same word before them, or the same word or both
-    the end after them ("was given warfarin." over "was given heparin.")."""
+def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None) -> bool:
+    """Whether token i of one text and tokens j..`last` (j alone by default) of the other lack the same word
+    before them, or the same word or both the end after them ("was given warfarin." over "was given heparin.")."""
+    end = j if last is None else last
     if i == 0 or j == 0 or mine[i - 1].norm != theirs[j - 1].norm:
         return True
-    ends = (i + 1 >= len(mine), j + 1 >= len(theirs))
-    return ends != (True, True) and (any(ends) or mine[i + 1].norm != theirs[j + 1].norm)
+    ends = (i + 1 >= len(mine), end + 1 >= len(theirs))
+    return ends != (True, True) and (any(ends) or mine[i + 1].norm != theirs[end + 1].norm)
 
 
 def _words(text: str, tokens: list[Token]) -> str:
