@@ -1867,6 +1867,8 @@ def test_a_sentence_is_compared_with_the_claim_once(monkeypatch: pytest.MonkeyPa
          Reason.ROLES_SWAPPED),
         ("The mill is owned by the Hale family.", "Until 2016, the mill was owned by the Hale family.",
          Reason.SCOPE_DROPPED),
+        ("At no time has the club sold its ground.", "The club sold its ground in 1990.", Reason.NEGATION_MISMATCH),
+        ("The grant pays for travel but not meals.", "The grant pays for travel and meals.", Reason.NEGATION_MISMATCH),
         # a closing "not" denies its clause's subject
         ("Rent is covered by the grant, although heating is not.", "The grant covers rent and heating.",
          Reason.NEGATION_MISMATCH),
@@ -1895,6 +1897,10 @@ def test_held_out_9_classes_are_found(claim: str, support: str, reason: Reason) 
         ("In Oslo, the firm opened its third office in June.", "In June, the company opened its third office in Oslo."),
         ("Vidal beat Reyes in 2022.", "In 2022 Vidal, who had lost to Reyes in 2018, won the rematch."),
         ("Halden Mills is based in Derby.", "Until 2012, Halden Mills was based in Leeds before moving to Derby."),
+        ("The grant pays for travel, although meals are not.", "The grant pays for travel but not meals."),
+        ("At no time has the club sold its ground.", "The club has never sold its ground."),
+        ("The roof was damaged, though not destroyed, in the 1987 storm.",
+         "The roof was damaged but not destroyed in the 1987 storm."),
     ],
 )
 def test_held_out_9_forms_said_another_way_agree(claim: str, support: str) -> None:

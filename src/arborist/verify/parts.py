@@ -83,6 +83,12 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     return [p for p in out if p]
 
 
+def _never(part: list[tuple[Token, str | None]]) -> bool:
+    """"At no point", "at no time": a phrase that says "never", which the negation check reads."""
+    norms = [t.norm for t, _ in part]
+    return len(norms) == 3 and norms[1] == "no" and norms[2] in ("point", "time", "stage", "moment")
+
+
 def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = frozenset(),
                    kin: frozenset[str] = frozenset()) -> list[str]:
     """The parts of `text` (as written) with a content word, none of whose content stems is in `stated`.
@@ -96,7 +102,7 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
         stems = [s for _, s in part if s]
         lone = part[0][0].surface if len(part) == 1 else ""
         if not stems or lone in defined or lone.casefold() in _ENUMERATORS or kin.issuperset(stems) or all(
-                t.norm in DISCOURSE_WORDS for t, s in part if s):
+                t.norm in DISCOURSE_WORDS for t, s in part if s) or _never(part):
             continue
         after = cut[k + 1] if k + 1 < len(cut) else []
         named = [s for _, s in after if s]

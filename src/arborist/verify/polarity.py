@@ -191,6 +191,7 @@ _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable apprec
 # Words of degree after which a negator denies the noun that follows ("not enough evidence", "insufficient" aside).
 _SUFFICIENCY = frozenset("enough sufficient adequate".split())
 # Auxiliaries that stand for their verb phrase before a closing "not" ("living costs are not").
+_NEVER_NOUNS = frozenset("point time stage moment".split())
 _ELLIPTIC = frozenset("is are was were do does did has have had can could will would should".split())
 # Verbs of classing, whose "as" names what a negator denies ("not considered as safe").
 _AS_VERBS = frozenset("classed classified considered regarded deemed listed seen treated".split())
@@ -444,7 +445,19 @@ class Text:
                         and self.stems[j + 1]):
                     continue  # "not enough evidence" denies the evidence, as "lack of evidence" does
                 if self.stems[j] or self.tokens[j].number:
-                    heads.setdefault(j, i)
+                    # "at no point" is "never": the point itself is denied nowhere
+                    never = (tok.norm == "no" and i > 0 and self.tokens[i - 1].norm in ("at", "in")
+                             and self.tokens[j].norm in _NEVER_NOUNS)
+                    if not never:
+                        heads.setdefault(j, i)
+                    if tok.norm == "not" and i > 0 and self.tokens[i - 1].norm in ("but", "and", "or"):
+                        # "covers fees but not living costs": the noun phrase to the clause's end is denied
+                        _, end = _clause_of(self, j)
+                        for k in range(j + 1, end):
+                            if self.tokens[k].norm in _TERM_ENDS or self.tokens[k].number:
+                                break  # "but not destroyed in the 1906 earthquake": the phrase after is no part
+                            if self.stems[k]:
+                                heads.setdefault(k, i)
                     if self.tokens[j].norm in _AS_VERBS and j + 2 < n and self.tokens[j + 1].norm == "as":
                         heads.setdefault(j + 2, i)  # "no longer classed as endangered" denies "endangered"
                     # "received no compensation" denies the receiving as "did not receive any compensation" does
@@ -458,9 +471,12 @@ class Text:
                         self.spread.add(j)
                         first, end = _clause_of(self, i)
                         for k in range(first, end):
-                            if self.stems[k] and k not in heads and self.tokens[k].norm not in lex.negators:
+                            if (self.stems[k] and k not in heads and self.tokens[k].norm not in lex.negators
+                                    and not (never and k == j)):
                                 heads[k] = i
                                 self.spread.add(k)
+                        if never:
+                            self.spread.discard(j)
                 break
             else:
                 self._elliptic(i, heads)
@@ -475,7 +491,7 @@ class Text:
             return
         first, _ = _clause_of(self, i)
         for k in range(first, i - 1):
-            if self.stems[k]:
+            if self.stems[k] and self.tokens[k].norm not in _CLAUSE_WORDS:
                 heads.setdefault(k, i)
 
     def clause_negated(self, i: int, other: Text) -> bool:
