@@ -591,12 +591,27 @@ def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], p
     return False
 
 
+def _kin(quote: Prepared, lex: Lexicon) -> frozenset[str]:
+    """The stems of the direction words a quote states in other words: the words of its own side of each pair
+    ("dropped" for "fell"), and both sides of a pair it compares with ("lower than" for "higher than", the
+    comparison from its other side, whose terms the polarity check reads)."""
+    compared = {quote.stems[k] for k in range(len(quote.tokens) - 1) if quote.tokens[k + 1].norm == "than"}
+    out: set[str] = set()
+    for p in lex.pairs:
+        for side in (p.up, p.down):
+            if side & quote.stem_set:
+                out |= side
+        if (p.up | p.down) & compared:
+            out |= p.up | p.down
+    return frozenset(out)
+
+
 def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> list[str]:
     """The claim's parts (conjuncts, list items, clauses, a reporter: see `parts`) of which its quote states no
     content word, read against the cited chunk that leaves the fewest such parts."""
     fewest: list[str] | None = None
     for wide, own, defs in supports:
-        kin = frozenset().union(*(p.up | p.down for p in lex.pairs if (p.up | p.down) & own.stem_set))
+        kin = _kin(own, lex)
         found = (unstated_parts(wide.text, own.stem_set, frozenset(defs), kin)
                  + unstated_coordinates(wide.text, own.stems)
                  + unstated_reporter(wide.text, own.stem_set, lex.hedges))
