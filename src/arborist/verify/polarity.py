@@ -130,7 +130,21 @@ bypass opened", "During the 1890s, the economy depended on wool") under a
 claim with no past form ("graze", "carries", "depends"); and a claim that
 says a thing has held since a year ("has served since 2004") over a support
 that ends it after that year ("from 2004 to 2012", "between 2004 and 2012",
-"2004-2012") and never says "since" it.
+"2004-2012") and never says "since" it; a claim that says a thing goes on
+("still supports") over a verb of ending whose subject is the claim's
+("Support for ... ended"), no other clause of the support restating it; a
+claim about the plural with no count ("Schools ... have") over a support
+about one ("One school ... has").
+
+Also ROLES_SWAPPED: a verb with a name on each side whose support, at every
+use of the verb, has each name on the other side (names read across their
+clause and past a comma around a name or its short description, not after
+a preposition of place or time, nor across a conjunct); "A defeated B" over
+"A lost to B". Also CERTAINTY_UNSTATED: "should"/"ought" as the verb of a
+clause (not "Should X fail, ...", "It should be noted that", "should have
+been"), and a cause over a support that compares a group chosen by what it
+did ("people who drank coffee had a lower rate"). Also UNIT_MISMATCH: a
+rate counted per another amount ("per kilogram" over "per 500 grams").
 
 Read as their meaning: "B by the time A" and "in the run-up to" are
 "before" (not "By the time A, B"); "has to" is "must";
@@ -139,7 +153,11 @@ Read as their meaning: "B by the time A" and "in the run-up to" are
 number is "more than", "under"/"below" "less than"; a negator reads past an
 adjective of degree to its noun ("no significant difference" denies the
 difference, as "not a measurable effect" denies the effect; "was not
-significant" still denies "significant"); "as well as" is "and".
+significant" still denies "significant"); "as well as" is "and"; "not
+enough X" denies X; a closing "are not" denies its clause's subject ("...,
+although living costs are not"), "but not X Y" the phrase X Y; "at no
+point" is "never"; "fell below 10 percent" falls (a bound on a figure is
+no part of the event before it).
 
 Every finding names the words involved, so a report can show them.
 """

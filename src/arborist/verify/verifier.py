@@ -30,7 +30,7 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     its sentence in the chunk ("It is a myth that | fluoride causes
                     asthma"), which frames what it says.
     VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
-                    claim in negation, direction and comparison, its chunk
+                    claim in negation, direction and comparison, that sentence
                     using the claim's qualifier words) and entities passed
     (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
     "in 1957", but not a statement such as "DUSP4 increases apoptosis" - is
