@@ -93,9 +93,9 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
                    kin: frozenset[str] = frozenset()) -> list[str]:
     """The parts of `text` (as written) with a content word, none of whose content stems is in `stated`.
     `defined`: the abbreviations (as written) the texts define; a part that is one of them is skipped.
-    `kin`: the stems of the direction words whose pair the quote states: a part of such words alone says
-    again what the quote says ("... are lower than" over "... higher than ...", "dropped" over "fell"), and
-    whether it says it the same way round is the polarity check's to read."""
+    `kin`: the stems of the direction words the quote states in other words (see `verifier._kin`): a part of
+    such words alone says again what the quote says ("... are lower than" over "... higher than ...",
+    "dropped" over "fell"), and whether it says it the same way round is the polarity check's to read."""
     out = []
     cut = parts(text)
     for k, part in enumerate(cut):
