@@ -1975,3 +1975,30 @@ def test_held_out_9_letter_names_and_one_word_for_two(claim: str, quote: str, st
     v = verify_answer(claim, "claim_lattice", evidence,
                       {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
     assert (v.label is Label.STRICT) is strict, (v.claims[0].reasons, v.claims[0].notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("Give 2 micrograms per kilogram of body weight.", "Give 2 milligrams per kilogram of body weight.",
+         Reason.UNIT_MISMATCH),
+        ("Ridership went up by 12 percent.", "Ridership fell by 12 percent.", Reason.DIRECTION_MISMATCH),
+        ("The senate rejected the treaty.", "The senate ratified the treaty.", Reason.DIRECTION_MISMATCH),
+        ("Bonds outpaced equities last year.", "Bonds lagged equities last year.", Reason.DIRECTION_MISMATCH),
+    ],
+)
+def test_held_out_10_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The car does 60 per hour.", "The car does 60 miles per hour."),
+        ("Ridership went up by 12 percent.", "Ridership rose by 12 percent."),
+        ("Ashgate won against Riverton in the final.", "Riverton lost to Ashgate in the final."),
+        ("The race was won from pole position by Lena Ortiz.", "Lena Ortiz won the race from pole position."),
+    ],
+)
+def test_held_out_10_forms_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()

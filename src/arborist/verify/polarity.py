@@ -197,7 +197,9 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_BEFORE, _SUPPORT, _MUST = stem_all(["before", "support", "must"])
+_BEFORE, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(["before", "support", "must", "increase", "decrease"])
+# Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
+_GOES = frozenset("go goes went gone going".split())
 # Comparatives that bound a figure with "than" ("less than 10", "more than a third").
 _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 _BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
@@ -382,6 +384,10 @@ class Text:
         for k in range(len(tokens) - 1):
             if tokens[k].norm in ("has", "have", "had") and tokens[k + 1].norm == "to":
                 text.event_stems[k] = _MUST
+        # "went up" is "rose", "went down" "fell"
+        for k in range(1, len(tokens)):
+            if tokens[k].norm in ("up", "down") and tokens[k - 1].norm in _GOES:
+                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
         # "as well as" is "and", not a quality
         for k in range(1, len(tokens) - 1):
             if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
@@ -713,6 +719,26 @@ def _side(pair: Pair, text: Text, i: int) -> int:
     return side
 
 
+# Pairs whose two sides say one event from its two ends: "Ashgate beat Riverton" is "Riverton lost to Ashgate".
+_CONVERSE_PAIRS = frozenset({"contest"})
+
+
+def _sides_crossed(claim: Text, i: int, support: Text, j: int) -> bool:
+    """The words (or names) on each side of claim token i stand on the other side of support token j."""
+    flip = claim.passive_voice(i) != support.passive_voice(j)  # "was won by Leclerc" is "Leclerc won"
+    a, b, _, _ = claim.roles(i)
+    sa, sb, _, _ = support.roles(j)
+    if flip:
+        sa, sb = sb, sa
+    if a & sb and b & sa and not (a & sa or b & sb):
+        return True
+    ca, cb = _named_sides(claim, i, _names(claim, support))
+    na, nb = _named_sides(support, j, _names(support, claim))
+    if flip:
+        na, nb = nb, na
+    return bool(ca & nb and cb & na and not (ca & na or cb & nb))
+
+
 def _bound(text: Text, k: int) -> bool:
     """Token k bounds a figure: "below 10", "under 5", "less than 10", "more than a third"."""
     n, norm = len(text.tokens), text.tokens[k].norm
@@ -793,7 +819,8 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
                 agree = (side if not c_neg else -side) == (s_side if not s_neg else -s_side)
             else:
                 agree = side == s_side and c_neg == s_neg
-            swapped = _compared_sides_swapped(claim, i, support, j)
+            swapped = _compared_sides_swapped(claim, i, support, j) or (
+                pair.name in _CONVERSE_PAIRS and _sides_crossed(claim, i, support, j))
             if not agree and swapped and not pair.complementary and c_neg == s_neg:
                 first, end = _clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"
                 converse.update(range(first, end))
@@ -922,12 +949,14 @@ def names_thing(text: Text, i: int) -> bool:
     return not text.verb(i)
 
 
-def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int]]:
-    """The scale and the unit groups of number token i: the words right after it ("6 hours", "1.2 million
-    miles", "$2.3 billion") and the word after "per" (or a/an/each/every) within the next three ("100 requests per
-    hour", "twice a day")."""
+def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """The scale, the unit and the rate's unit groups of number token i: the words right after it ("6 hours",
+    "1.2 million miles", "$2.3 billion") and the word after "per" (or a/an/each/every) within the next three
+    ("100 requests per hour", "twice a day"), apart so that "5 micrograms per kilogram" and "5 milligrams per
+    kilogram" differ in their unit."""
     scales: set[int] = set()
     units: set[int] = set()
+    per: set[int] = set()
     n = len(text.tokens)
     k = i + 1
     while k < n and not text.breaks[k]:
@@ -942,16 +971,18 @@ def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], froze
         if text.breaks[m + 1] or text.tokens[m].number:
             break
         if text.tokens[m].norm in _PER_WORDS and (unit := lex.units.get(text.tokens[m + 1].norm)) is not None:
-            units.add(unit)
+            per.add(unit)
             break
-    return frozenset(scales), frozenset(units)
+    return frozenset(scales), frozenset(units), frozenset(per)
 
 
 def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when a number of the claim names a scale or a unit and every time the support states that number
     it names another ("6 days" over "6 hours", "$2.3 billion" over "$2.3 million"; "60 per hour" over "60 miles
     per hour" shares its unit); else ''."""
-    def apart(mine: tuple[frozenset[int], frozenset[int]], theirs: tuple[frozenset[int], frozenset[int]]) -> bool:
+    Units = tuple[frozenset[int], frozenset[int], frozenset[int]]
+
+    def apart(mine: Units, theirs: Units) -> bool:
         return any(a and b and not a & b for a, b in zip(mine, theirs, strict=True))
 
     for i, tok in enumerate(claim.tokens):
