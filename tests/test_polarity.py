@@ -1985,6 +1985,8 @@ def test_held_out_9_letter_names_and_one_word_for_two(claim: str, quote: str, st
         ("Ridership went up by 12 percent.", "Ridership fell by 12 percent.", Reason.DIRECTION_MISMATCH),
         ("The senate rejected the treaty.", "The senate ratified the treaty.", Reason.DIRECTION_MISMATCH),
         ("Bonds outpaced equities last year.", "Bonds lagged equities last year.", Reason.DIRECTION_MISMATCH),
+        ("The new pump uses 20 percent less power.", "The maker claims it uses 20 percent less power.",
+         Reason.CERTAINTY_UNSTATED),
     ],
 )
 def test_held_out_10_classes_are_found(claim: str, support: str, reason: Reason) -> None:
@@ -1998,6 +2000,7 @@ def test_held_out_10_classes_are_found(claim: str, support: str, reason: Reason)
         ("Ridership went up by 12 percent.", "Ridership rose by 12 percent."),
         ("Ashgate won against Riverton in the final.", "Riverton lost to Ashgate in the final."),
         ("The race was won from pole position by Lena Ortiz.", "Lena Ortiz won the race from pole position."),
+        ("The club claimed the cup in 1998.", "The club claimed it in 1998 after a replay."),
     ],
 )
 def test_held_out_10_forms_said_another_way_agree(claim: str, support: str) -> None:
