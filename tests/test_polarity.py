@@ -2005,3 +2005,55 @@ def test_held_out_10_classes_are_found(claim: str, support: str, reason: Reason)
 )
 def test_held_out_10_forms_said_another_way_agree(claim: str, support: str) -> None:
     assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The app will end support for iOS 15 in March.", "The app's support for iOS 15 ended in March.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The steel stays ductile in deep cold.", "The steel is brittle in deep cold.", Reason.NEGATION_MISMATCH),
+    ],
+)
+def test_held_out_11_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    found = reasons(claim, support)
+    assert found and (reason in found or Reason.DIRECTION_MISMATCH in found)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The board delayed its ruling until May.", "The board postponed its ruling until May."),
+        ("Trials point to a possible fall in relapses with the drug.", "Trials suggest the drug might reduce relapses."),
+        ("The council will vote on the plan next week.",
+         "The council voted last year to delay the plan; it will vote again next week."),
+    ],
+)
+def test_held_out_11_forms_said_another_way_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("Adding potassium nitrate turned the flame purple.", "Adding copper sulfate turned the flame purple.", False),
+        ("Chemical fertiliser has not been used in the vineyard at any point.",
+         "The vineyard has never used chemical fertiliser.", True),
+        ("Customers can cancel at any time.", "Customers can cancel within 30 days.", False),
+    ],
+)
+def test_held_out_11_two_word_things_and_never(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Notes", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (v.label is Label.STRICT) is strict, (v.claims[0].reasons, v.claims[0].notes)
+
+
+def test_an_act_of_two_words_is_no_thing_swapped() -> None:
+    """"begun sowing" for "started planting" is an act said another way, not another thing in its slot."""
+    claim, quote = ("Growers have begun sowing hardy barley in place of wheat.",
+                    "Growers have started planting hardy barley instead of wheat.")
+    evidence = [{"id": "E1", "title": "Notes", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert not any("where its quote says" in note for note in v.claims[0].notes)

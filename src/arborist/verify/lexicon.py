@@ -150,7 +150,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
          "block", "blocked", "blockade", "impair", "impaired", "impairment", "downregulate", "downregulated",
          "downregulation", "dampen", "dampened", "deplete", "depleted", "depletion", "abolish", "abolished",
          "abrogate", "abrogated", "less", "fewer", "smaller", "lesser", "drop", "dropped", "fall", "fell", "fallen",
-         "slow", "slower", "slowed", "delay", "delayed", "weaken", "weakened", "prevent", "prevented", "prevention",
+         "slow", "slower", "slowed", "delay", "delayed", "postpone", "postponed", "deferred", "weaken", "weakened", "prevent", "prevented", "prevention",
          "blunt", "blunted", "lose", "lost", "loss", "shrink", "minimize", "restrict", "restricted", "hinder",
          "impede", "impeded", "antagonize", "silence", "silenced", "shorter", "shorten", "shortened", "halve", "halved", "deficit",
          "mitigate", "mitigated", "degrade", "degraded", "degradation", "scarce", "contract", "contracted",
@@ -308,6 +308,7 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                  ("rival", "rivals", "rivalry", "enemy", "enemies", "foe", "foes", "adversary", "adversaries"),
                  True, False),
     "daytime": (("diurnal", "daytime"), ("nocturnal", "nighttime", "night-time"), True, False),
+    "toughness": (("ductile", "malleable", "pliable"), ("brittle",), True, False),
     "taste": (("sweet", "sweeter", "sweetest", "sweetness"), ("bitter", "bitterer", "bitterness", "sour", "sourer",
                                                               "sourness", "tart"), False, False),
     "quality": (("good", "efficient", "excellent", "superb", "outstanding", "well"),  # not "effective": "effects"

@@ -56,6 +56,8 @@ PREPOSITIONS = frozenset(
 # the liver" over "in the kidneys").
 _ARTICLES = frozenset("the a an its their his her".split())
 
+# Negators before an "at any point" that make it "never" ("has not been used at any point").
+_NEGATORS = frozenset("not never no cannot".split())
 # Subject pronouns: a phrase begun by a preposition ends at one ("In his lab | he conducted ...").
 _SUBJECTS = frozenset("he she they it we".split())
 # Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
@@ -83,10 +85,12 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     return [p for p in out if p]
 
 
-def _never(part: list[tuple[Token, str | None]]) -> bool:
-    """"At no point", "at no time": a phrase that says "never", which the negation check reads."""
+def _never(part: list[tuple[Token, str | None]], denied: bool) -> bool:
+    """"At no point", "at no time", and after a negation "at any point": a phrase that says "never", which the
+    negation check reads. `denied`: a negator stands before the part ("have not been used ... at any point")."""
     norms = [t.norm for t, _ in part]
-    return len(norms) == 3 and norms[1] == "no" and norms[2] in ("point", "time", "stage", "moment")
+    return (len(norms) == 3 and (norms[1] == "no" or (norms[1] == "any" and denied))
+            and norms[2] in ("point", "time", "stage", "moment"))
 
 
 def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = frozenset(),
@@ -102,7 +106,8 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
         stems = [s for _, s in part if s]
         lone = part[0][0].surface if len(part) == 1 else ""
         if not stems or lone in defined or lone.casefold() in _ENUMERATORS or kin.issuperset(stems) or all(
-                t.norm in DISCOURSE_WORDS for t, s in part if s) or _never(part):
+                t.norm in DISCOURSE_WORDS for t, s in part if s) or _never(
+                part, any(t.norm in _NEGATORS for other in cut[:k] for t, _ in other)):
             continue
         after = cut[k + 1] if k + 1 < len(cut) else []
         named = [s for _, s in after if s]

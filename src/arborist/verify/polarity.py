@@ -688,7 +688,7 @@ class Finding:
 # opposite stands ("Private donors funded public schools"). The other pairs' words close together make one event
 # ("decreased weight gain") and line up by their neighbours ("hired before 2018 ... than hired after 2018").
 _THING_PAIRS = frozenset("""stance life ease strength wealth sector setting course origin sex membership employment
-    memory agreement reward quality alliance daytime inclusion approval taste""".split())
+    memory agreement reward quality alliance daytime inclusion approval taste toughness""".split())
 
 
 def _event_side(pair: Pair, stem: str) -> int:
@@ -1177,7 +1177,11 @@ def _hedges(text: Text, h: int, lex: Lexicon) -> bool:
         return _reports(text, h, _clause_of(text, h)[1])
     if tok.norm in _ADVISES:
         return _advises(text, h)
-    return not (h > 0 and text.tokens[h - 1].norm in _DETERMINERS)
+    return tok.norm in _HEDGED_THINGS or not (h > 0 and text.tokens[h - 1].norm in _DETERMINERS)
+
+
+# Hedge words that suppose a thing after an article too ("a possible reduction", "the likely cause").
+_HEDGED_THINGS = frozenset("possible likely probable putative potential presumed supposed alleged".split())
 
 
 _ADVISES = frozenset("should ought".split())
@@ -1222,6 +1226,17 @@ def _will_over_can(claim: Text, support: Text) -> str:
                     and not any(t.norm in _FUTURE for t in claim.tokens[max(0, i - 4) : i])):
                 return (f"time: its support says it '{_span(support, j, verb)}'; the claim says "
                         f"'{_span(claim, max(0, i - 2), i)}'")
+    # "The software will end support in January" over "Support ended in January": done, not ahead
+    ahead = {support.all_stems[v] for j in range(len(support.tokens)) if (v := _will_verb(support, j)) is not None}
+    for i, verb in wills.items():
+        stem = claim.all_stems[verb]
+        if stem in ahead:
+            continue
+        for j in support.positions.get(stem, []):
+            if (_past_form(support.tokens[j].norm) and not _after_copula(support, j)
+                    and not (j and support.tokens[j - 1].norm in _DETERMINERS)):
+                return (f"time: the claim says '{_span(claim, i, verb)}'; its support says it "
+                        f"'{support.tokens[j].surface}' already")
     return ""
 
 

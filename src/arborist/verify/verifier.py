@@ -108,6 +108,7 @@ from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.lexicon import QUALIFIER_GROUPS
 from arborist.verify.normalize import (
+    HYPHENS,
     Token,
     content_stems,
     is_decade,
@@ -469,33 +470,55 @@ def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text
         return None
     matcher = SequenceMatcher(a=[s for _, s in mine], b=[s for _, s in theirs], autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        if op != "replace" or a2 - a1 != 1 or b2 - b1 not in (1, 2):
+        if op != "replace" or a2 - a1 not in (1, 2) or b2 - b1 not in (1, 2):
             continue
         (i, stem), (j, other) = mine[a1], theirs[b1]
-        # one word for two adjacent ones ("the safflower" over "the crocus flower"): the quote's head, after its
-        # modifier, is the thing; the modifier must be the quote's own
-        last = theirs[b2 - 1][0]
-        if last - j != b2 - b1 - 1 or stem in own.stem_set or other in wide.stems or _unanchored(
-                wide.tokens, i, own.tokens, j, last) or (last > j and own.tokens[j].norm.endswith("ly")):
-            continue  # "previously unknown" for "novel" is one quality
-        first, j = j, last
+        # one or two words for two adjacent ones ("the safflower" over "the crocus flower", "sodium chloride" over
+        # "copper sulfate"): each side's head, after its modifier, is the thing; the modifiers must be their own
+        last, end = theirs[b2 - 1][0], mine[a2 - 1][0]
+        if (last - j != b2 - b1 - 1 or end - i != a2 - a1 - 1 or stem in own.stem_set or other in wide.stems
+                or _unanchored(wide.tokens, i, own.tokens, j, last, end)
+                or not (_plain_phrase(own.ev.text, own.tokens, j, last) and _plain_phrase(wide.text, wide.tokens, i, end))):
+            continue
+        first, j, start, i = j, last, i, end
         if {wide.tokens[i].norm, own.tokens[j].norm} & (lex.units.keys() | lex.qualifiers):
             continue  # units and qualifiers ("oldest" for "largest") have checks of their own
         if spelled_alike(wide.tokens[i].norm, own.tokens[j].norm):
             continue  # "tumors" for "tumours"
         if names_thing(claim_text, i) and names_thing(quote_text, j):
-            return wide.tokens[i].surface, _words(own.ev.text, own.tokens[first : j + 1])
+            return _words(wide.text, wide.tokens[start : i + 1]), _words(own.ev.text, own.tokens[first : j + 1])
     return None
 
 
-def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None) -> bool:
-    """Whether token i of one text and tokens j..`last` (j alone by default) of the other lack the same word
-    before them, or the same word or both the end after them ("was given warfarin." over "was given heparin.")."""
+def _plain_phrase(text: str, tokens: list[Token], first: int, last: int) -> bool:
+    """Tokens first..last are one word, or two that name a thing ("crocus flower", "copper sulfate"): no
+    punctuation between them, no part of a hyphenated word, and no adverb, participle or gerund among them
+    ("previously unknown" is one quality, "begun sowing" an act, "auto-reactive" one word)."""
+    if first == last:
+        return True
+    if any(text[tokens[k].end : tokens[k + 1].start].strip() for k in range(first, last)):
+        return False
+    if (first > 0 and text[tokens[first - 1].end : tokens[first].start] in HYPHENS) or (
+            last + 1 < len(tokens) and text[tokens[last].end : tokens[last + 1].start] in HYPHENS):
+        return False
+    return not any(tokens[k].norm.endswith(("ly", "ing", "ed")) or tokens[k].norm in _IRREGULAR_PARTICIPLES
+                   for k in range(first, last + 1))
+
+
+_IRREGULAR_PARTICIPLES = frozenset("begun done gone made taken given seen known shown grown drawn".split())
+
+
+def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None,
+                mine_last: int | None = None) -> bool:
+    """Whether tokens i..`mine_last` of one text and j..`last` of the other (one token each by default) lack the
+    same word before them, or the same word or both the end after them ("was given warfarin." over "was given
+    heparin.")."""
     end = j if last is None else last
+    stop = i if mine_last is None else mine_last
     if i == 0 or j == 0 or mine[i - 1].norm != theirs[j - 1].norm:
         return True
-    ends = (i + 1 >= len(mine), end + 1 >= len(theirs))
-    return ends != (True, True) and (any(ends) or mine[i + 1].norm != theirs[end + 1].norm)
+    ends = (stop + 1 >= len(mine), end + 1 >= len(theirs))
+    return ends != (True, True) and (any(ends) or mine[stop + 1].norm != theirs[end + 1].norm)
 
 
 def _words(text: str, tokens: list[Token]) -> str:
