@@ -2057,3 +2057,47 @@ def test_an_act_of_two_words_is_no_thing_swapped() -> None:
     v = verify_answer(claim, "claim_lattice", evidence,
                       {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
     assert not any("where its quote says" in note for note in v.claims[0].notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        # a review of (11)-(17): a rate on one side only is still read against the other's unit
+        ("The train travels 60 per hour.", "The train is 60 miles long.", Reason.UNIT_MISMATCH),
+        # a sentence before an "Until ..." past does not hide it
+        ("Fishermen catch cod near the harbour.", "Whitby is a port. Until 1990, fishermen caught cod near the harbour.",
+         Reason.SCOPE_DROPPED),
+    ],
+)
+def test_review_of_27_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("Schools in the district have not replaced detention.",
+         "Not a single school in the district has replaced detention."),
+        ("The 5.0 release still supports Python 3.8.", "Support for Python 3.8 has not ended with the 5.0 release."),
+    ],
+)
+def test_review_of_27_forms_agree(claim: str, support: str) -> None:
+    assert Reason.SCOPE_DROPPED not in reasons(claim, support)
+
+
+def test_converse_and_named_sides_are_read_once_per_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every verb of a long claim against every use of its converse in a long support: the named sides are
+    read once per token, not once per pair (which took 11-16 s on these texts)."""
+    from arborist.verify import polarity
+
+    calls: list[int] = []
+    real = polarity._named_sides
+
+    def counted(text: object, i: int, names: set[int]) -> tuple[frozenset[str], frozenset[str]]:
+        calls.append(i)
+        return real(text, i, names)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(polarity, "_named_sides", counted)
+    claim, support = "Ruiz defeated Keller " * 250, "Keller lost to Ruiz " * 250
+    compare(claim, support, LEX)
+    assert len(calls) <= 2 * (len(claim.split()) + len(support.split()))

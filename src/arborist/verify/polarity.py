@@ -875,6 +875,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     return findings
 
 
+_DENY_ONE = frozenset("not no never nor".split())
 # Words that count or quantify a plural before it: the claim says how many itself ("two schools", "some schools").
 _COUNTED_BY = frozenset("some several many few most all both various numerous certain other these those".split())
 
@@ -886,6 +887,8 @@ def _one_made_many(claim: Text, support: Text) -> str:
     for k in range(len(support.tokens) - 1):
         single = support.tokens[k].norm == "one" or (
             support.tokens[k].norm == "single" and k > 0 and support.tokens[k - 1].norm in ("a", "one"))
+        if single and any(t.norm in _DENY_ONE for t in support.tokens[max(0, k - 2) : k]):
+            continue  # "Not a single school ...", "not one school": none
         noun = support.stems[k + 1]
         if not single or noun is None or _plural(support.tokens[k + 1]):
             continue
@@ -983,6 +986,9 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     Units = tuple[frozenset[int], frozenset[int], frozenset[int]]
 
     def apart(mine: Units, theirs: Units) -> bool:
+        # a rate on one side only is read against the other's units ("60 per hour" over "60 miles long")
+        if bool(mine[2]) != bool(theirs[2]):
+            mine, theirs = (mine[0], mine[1] | mine[2], frozenset()), (theirs[0], theirs[1] | theirs[2], frozenset())
         return any(a and b and not a & b for a, b in zip(mine, theirs, strict=True))
 
     for i, tok in enumerate(claim.tokens):
@@ -1339,6 +1345,7 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
+        first = max([first] + [k for k in range(first, h + 1) if support.initial[k]])  # its own sentence
         if end < len(support.tokens) and (end == h + 1 or (ended and h == first and support.initial[first])):
             end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
         if ended:
@@ -1346,7 +1353,7 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
             # and a word of the claim the support says only after it may be the present's
             end = next((k for k in range(h + 1, end) if support.tokens[k].norm in _LATER and k > h + 1), end)
             inside = {s for s in support.stems[first:end] if s}
-            if claim.content & ({s for k, s in enumerate(support.stems) if s and not first <= k < end} - inside):
+            if claim.content & ({s for s in support.stems[end:] if s} - inside):
                 continue
         held = len(claim.content & {s for s in support.stems[first:end] if s})
         if held >= 2 and ended and clauses is None:
@@ -1378,8 +1385,8 @@ def _still_ended(claim: Text, support: Text) -> str:
     if not any(t.norm in _STILL for t in claim.tokens) or any(t.norm in _STILL for t in support.tokens):
         return ""
     for h, tok in enumerate(support.tokens):
-        if tok.norm not in _ENDINGS:
-            continue
+        if tok.norm not in _ENDINGS or h in support.negated_heads:
+            continue  # "has not ended", "never ended": it goes on
         first, end = _clause_of(support, h)
         first = max([first] + [k for k in range(first, h + 1) if support.initial[k]])
         end = next((k for k in range(h + 1, end) if support.initial[k]), end)
@@ -1532,6 +1539,7 @@ def _ended(text: Text, h: int) -> bool:
     if norm not in ("used", "until"):
         return False
     first, end = _clause_of(text, h)
+    first = max([first] + [k for k in range(first, h + 1) if text.initial[k]])  # its own sentence
     if norm == "used":
         if h + 1 >= n or text.tokens[h + 1].norm != "to" or h == first:
             return False
@@ -1679,6 +1687,7 @@ def _names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
     c_names, s_names = _names(claim, support), _names(support, claim)
     if len(c_names) < 2 or len(s_names) < 2:
         return ""
+    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
     for i, stem in enumerate(claim.stems):
         if (not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not claim.verb(i)
                 or any(ch.isupper() for ch in claim.tokens[i].surface)):
@@ -1686,17 +1695,18 @@ def _names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
         ca, cb = _named_sides(claim, i, c_names)
         if not ca or not cb:
             continue
-        verdicts = []
+        verdicts: list[tuple[int, bool]] = []
         for j in _verb_positions(support, claim, i):
             if not support.verb(j) or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
-            sa, sb = _named_sides(support, j, s_names)
+            sa, sb = _support_sides(support, j, s_names, sides)
             if claim.passive_voice(i) != support.passive_voice(j):
                 sa, sb = sb, sa
-            verdicts.append(bool(ca & sb and cb & sa) and not (ca & sa or cb & sb))
-        if verdicts and all(verdicts):
+            verdicts.append((j, bool(ca & sb and cb & sa) and not (ca & sa or cb & sb)))
+        if verdicts and all(crossed for _, crossed in verdicts):
+            first, end = _clause_of(support, verdicts[0][0])
             return (f"roles: the claim's '{_phrase(claim, None, i)}' has its named sides the other way round in its "
-                    f"support ('{_span(support, _clause_of(support, j)[0], _clause_of(support, j)[1] - 1)}')")
+                    f"support ('{_span(support, first, end - 1)}')")
     return ""
 
 
@@ -1773,11 +1783,13 @@ def _converse_verb(claim: Text, support: Text) -> str:
     said = {t.norm for t in support.tokens}
     says = {t.norm for t in claim.tokens}
     c_names, s_names = _names(claim, support), _names(support, claim)
+    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
     for i, tok in enumerate(claim.tokens):
         other = next((theirs for mine, theirs in _CONVERSES if tok.norm in mine), None)
         if other is None or not claim.verb(i) or _after_copula(claim, i) or _same_verb(tok.norm, said):
             continue  # "were given the drug" names no giver; a support that says "bought" too may say both
         a, b, near_a, _ = claim.roles(i)
+        named: tuple[frozenset[str], frozenset[str]] | None = None
         for j, t in enumerate(support.tokens):
             if (t.norm not in other or not support.verb(j) or _after_copula(support, j) or _same_verb(t.norm, says)
                     or _relative(support, j)):
@@ -1785,12 +1797,22 @@ def _converse_verb(claim: Text, support: Text) -> str:
             if claim.passive_voice(i) != support.passive_voice(j):
                 continue
             sa, sb, _, _ = support.roles(j)
-            na, nb = _named_sides(claim, i, c_names)
-            ma, mb = _named_sides(support, j, s_names)
-            if ((a & sa and b & sb and near_a in sa and not (a & sb or b & sa))
-                    or (na & ma and nb & mb and not (na & mb or nb & ma))):
+            if a & sa and b & sb and near_a in sa and not (a & sb or b & sa):
+                return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
+            named = named or _named_sides(claim, i, c_names)
+            na, nb = named
+            ma, mb = _support_sides(support, j, s_names, sides)
+            if na & ma and nb & mb and not (na & mb or nb & ma):
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
     return ""
+
+
+def _support_sides(text: Text, j: int, names: set[int], cache: dict[int, tuple[frozenset[str], frozenset[str]]]
+                   ) -> tuple[frozenset[str], frozenset[str]]:
+    """`_named_sides` of token j, read once per comparison (`cache`): a long claim asks it of every verb."""
+    if j not in cache:
+        cache[j] = _named_sides(text, j, names)
+    return cache[j]
 
 
 # Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
