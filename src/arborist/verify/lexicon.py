@@ -19,6 +19,8 @@ NEGATION_WORDS: tuple[str, ...] = (
 FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
 # Words that state a claim in the present.
 PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently")
+# Nouns of time that "at no ..." (or "not ... at any ...") makes "never": "at no point", "at no time".
+NEVER_NOUNS: frozenset[str] = frozenset({"point", "time", "stage", "moment"})
 
 # A claim that states one of these words says more than a quote without it ("the oldest church", "the only
 # plan", "all plans", "across the economy", "consistently outperformed"): each must be in the claim's own quote

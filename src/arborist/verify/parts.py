@@ -36,6 +36,7 @@ is a part of its own.
 
 from __future__ import annotations
 
+from arborist.verify.lexicon import NEVER_NOUNS
 from arborist.verify.normalize import CLAUSE_MARKS, Token, token_stems, tokenise
 from arborist.verify.scope import DISCOURSE_WORDS
 
@@ -90,7 +91,7 @@ def _never(part: list[tuple[Token, str | None]], denied: bool) -> bool:
     negation check reads. `denied`: a negator stands before the part ("have not been used ... at any point")."""
     norms = [t.norm for t, _ in part]
     return (len(norms) == 3 and (norms[1] == "no" or (norms[1] == "any" and denied))
-            and norms[2] in ("point", "time", "stage", "moment"))
+            and norms[2] in NEVER_NOUNS)
 
 
 def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = frozenset(),

@@ -171,7 +171,7 @@ from functools import cached_property, lru_cache
 
 from arborist.text import stem_all
 from arborist.verify import scope
-from arborist.verify.lexicon import FORMER_WORDS, PRESENT_WORDS
+from arborist.verify.lexicon import FORMER_WORDS, NEVER_NOUNS, PRESENT_WORDS
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
     HYPHENS,
@@ -211,7 +211,6 @@ _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable apprec
 # Words of degree after which a negator denies the noun that follows ("not enough evidence", "insufficient" aside).
 _SUFFICIENCY = frozenset("enough sufficient adequate".split())
 # Auxiliaries that stand for their verb phrase before a closing "not" ("living costs are not").
-_NEVER_NOUNS = frozenset("point time stage moment".split())
 _ELLIPTIC = frozenset("is are was were do does did has have had can could will would should".split())
 # Verbs of classing, whose "as" names what a negator denies ("not considered as safe").
 _AS_VERBS = frozenset("classed classified considered regarded deemed listed seen treated".split())
@@ -471,7 +470,7 @@ class Text:
                 if self.stems[j] or self.tokens[j].number:
                     # "at no point" is "never": the point itself is denied nowhere
                     never = (tok.norm == "no" and i > 0 and self.tokens[i - 1].norm in ("at", "in")
-                             and self.tokens[j].norm in _NEVER_NOUNS)
+                             and self.tokens[j].norm in NEVER_NOUNS)
                     if not never:
                         heads.setdefault(j, i)
                     if tok.norm == "not" and i > 0 and self.tokens[i - 1].norm in ("but", "and", "or"):
@@ -723,6 +722,11 @@ def _side(pair: Pair, text: Text, i: int) -> int:
 _CONVERSE_PAIRS = frozenset({"contest"})
 
 
+def _crossed(a: frozenset[str], b: frozenset[str], sa: frozenset[str], sb: frozenset[str]) -> bool:
+    """Each of one text's two sides (`a`, `b`) meets the other text's opposite side, and neither its own."""
+    return bool(a & sb and b & sa and not (a & sa or b & sb))
+
+
 def _sides_crossed(claim: Text, i: int, support: Text, j: int) -> bool:
     """The words (or names) on each side of claim token i stand on the other side of support token j."""
     flip = claim.passive_voice(i) != support.passive_voice(j)  # "was won by Leclerc" is "Leclerc won"
@@ -730,13 +734,13 @@ def _sides_crossed(claim: Text, i: int, support: Text, j: int) -> bool:
     sa, sb, _, _ = support.roles(j)
     if flip:
         sa, sb = sb, sa
-    if a & sb and b & sa and not (a & sa or b & sb):
+    if _crossed(a, b, sa, sb):
         return True
     ca, cb = _named_sides(claim, i, _names(claim, support))
     na, nb = _named_sides(support, j, _names(support, claim))
     if flip:
         na, nb = nb, na
-    return bool(ca & nb and cb & na and not (ca & na or cb & nb))
+    return _crossed(ca, cb, na, nb)
 
 
 def _bound(text: Text, k: int) -> bool:
@@ -892,10 +896,10 @@ def _one_made_many(claim: Text, support: Text) -> str:
         noun = support.stems[k + 1]
         if not single or noun is None or _plural(support.tokens[k + 1]):
             continue
-        if any(claim.tokens[m - 1].norm in ("one", "single") for m in claim.positions.get(support.all_stems[k + 1], [])
-               if m > 0):
+        said = claim.positions.get(support.all_stems[k + 1], [])
+        if any(claim.tokens[m - 1].norm in ("one", "single") for m in said if m > 0):
             continue  # the claim says "one" too
-        for m in claim.positions.get(support.all_stems[k + 1], []):
+        for m in said:
             if (not _plural(claim.tokens[m]) or claim.tokens[m].norm == support.tokens[k + 1].norm
                     or (claim.tokens[m].capitalised and not claim.initial[m])):
                 continue  # "Wide World of Sports ... a single sport": a name
@@ -1032,6 +1036,12 @@ def _per_end(text: Text, j: int) -> int:
     """The last token of the rate after number j (its unit), or j when it has none."""
     m = next((m for m in range(j + 1, min(len(text.tokens) - 1, j + 5)) if text.tokens[m].norm == "per"), None)
     return j if m is None else min(len(text.tokens) - 1, m + (2 if text.tokens[m + 1].number else 1))
+
+
+def _sentence_first(text: Text, first: int, h: int) -> int:
+    """Where the clause [first, ...) holding token h starts within h's own sentence: a clause runs on across a
+    full stop ("Whitby is a port. Until 1990, ..."), its sentence does not."""
+    return max([first] + [k for k in range(first, h + 1) if text.initial[k]])
 
 
 def _clause_of(text: Text, i: int) -> tuple[int, int]:
@@ -1345,17 +1355,17 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
-        first = max([first] + [k for k in range(first, h + 1) if support.initial[k]])  # its own sentence
+        first = _sentence_first(support, first, h)
         if end < len(support.tokens) and (end == h + 1 or (ended and h == first and support.initial[first])):
             end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
         if ended:
             # a later event ends what the past held ("... in Leeds before moving to York"): the region stops there,
             # and a word of the claim the support says only after it may be the present's
             end = next((k for k in range(h + 1, end) if support.tokens[k].norm in _LATER and k > h + 1), end)
-            inside = {s for s in support.stems[first:end] if s}
-            if claim.content & ({s for s in support.stems[end:] if s} - inside):
-                continue
-        held = len(claim.content & {s for s in support.stems[first:end] if s})
+        inside = {s for s in support.stems[first:end] if s}
+        if ended and claim.content & ({s for s in support.stems[end:] if s} - inside):
+            continue
+        held = len(claim.content & inside)
         if held >= 2 and ended and clauses is None:
             clauses = [(a, b, len(claim.content & {s for s in support.stems[a:b] if s})) for a, b in _clauses(support)]
         # another clause that holds the claim as well states it ("was common until the 1980s, but is now banned")
@@ -1388,7 +1398,7 @@ def _still_ended(claim: Text, support: Text) -> str:
         if tok.norm not in _ENDINGS or h in support.negated_heads:
             continue  # "has not ended", "never ended": it goes on
         first, end = _clause_of(support, h)
-        first = max([first] + [k for k in range(first, h + 1) if support.initial[k]])
+        first = _sentence_first(support, first, h)
         end = next((k for k in range(h + 1, end) if support.initial[k]), end)
         subject = {x for x in support.stems[first:h] if x}
         held = claim.content & {x for x in support.stems[first:end] if x}
@@ -1539,7 +1549,7 @@ def _ended(text: Text, h: int) -> bool:
     if norm not in ("used", "until"):
         return False
     first, end = _clause_of(text, h)
-    first = max([first] + [k for k in range(first, h + 1) if text.initial[k]])  # its own sentence
+    first = _sentence_first(text, first, h)
     if norm == "used":
         if h + 1 >= n or text.tokens[h + 1].norm != "to" or h == first:
             return False
@@ -1702,7 +1712,7 @@ def _names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fr
             sa, sb = _support_sides(support, j, s_names, sides)
             if claim.passive_voice(i) != support.passive_voice(j):
                 sa, sb = sb, sa
-            verdicts.append((j, bool(ca & sb and cb & sa) and not (ca & sa or cb & sb)))
+            verdicts.append((j, _crossed(ca, cb, sa, sb)))
         if verdicts and all(crossed for _, crossed in verdicts):
             first, end = _clause_of(support, verdicts[0][0])
             return (f"roles: the claim's '{_phrase(claim, None, i)}' has its named sides the other way round in its "
@@ -1802,7 +1812,7 @@ def _converse_verb(claim: Text, support: Text) -> str:
             named = named or _named_sides(claim, i, c_names)
             na, nb = named
             ma, mb = _support_sides(support, j, s_names, sides)
-            if na & ma and nb & mb and not (na & mb or nb & ma):
+            if _crossed(na, nb, mb, ma):  # the same sides: the converse verb reverses the event
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
     return ""
 
