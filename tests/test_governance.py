@@ -180,7 +180,7 @@ def test_policy_hash_formats() -> None:
     v = VerifierPolicy()
     body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/27\0" + payload.encode()).hexdigest()
+    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/28\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON
     assert tagged_digest("a", {}) != tagged_digest("b", {})
     assert governance_policy_hash(pol) != verifier_policy_hash(v)

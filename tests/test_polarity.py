@@ -2101,3 +2101,61 @@ def test_converse_and_named_sides_are_read_once_per_token(monkeypatch: pytest.Mo
     claim, support = "Ruiz defeated Keller " * 250, "Keller lost to Ruiz " * 250
     compare(claim, support, LEX)
     assert len(calls) <= 2 * (len(claim.split()) + len(support.split()))
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("Inflation rose 0.4 percent in March.", "Inflation rose 0.4 percentage points in March.", Reason.UNIT_MISMATCH),
+        ("Inflation rose 0.4% in March.", "Inflation rose 0.4 percentage points in March.", Reason.UNIT_MISMATCH),
+        ("The striker got a three-week suspension.", "The striker got a three-game suspension.", Reason.UNIT_MISMATCH),
+        ("The road was closed by the council.", "Residents asked the council to close the road.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The driver was sober that night.", "The driver maintains that he was sober that night.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The tools were made by early farmers.", "The finds hint that the tools were made by early farmers.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The vendor says the patch fixes the leak.", "The vendor says the patch should fix the leak.",
+         Reason.CERTAINTY_UNSTATED),
+        ("The station's old cables were damaged in the flood.",
+         "Some of the station's old cables were damaged in the flood.", Reason.SCOPE_DROPPED),
+        ("The 1880 town register was lost in the fire.", "Part of the 1880 town register was lost in the fire.",
+         Reason.SCOPE_DROPPED),
+        ("Halden is the busiest port on the coast.", "Halden is among the busiest ports on the coast.",
+         Reason.SCOPE_DROPPED),
+    ],
+)
+def test_held_out_12_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The bakery sold 36 loaves.", "The bakery sold three dozen loaves."),
+        ("The kit holds a dozen samples.", "The kit holds 12 samples."),
+        ("The group paid $3.4bn for the port.", "The group paid 3.4 billion dollars for the port."),
+        ("The regulator fined the bank 4.5 million pounds.", "The regulator fined the bank £4.5m."),
+        ("Each tablet holds 20 mg of the drug.", "Each tablet holds 20mg of the drug."),
+        ("The cells survived a thousand cycles.", "The cells survived 1,000 cycles."),
+        ("Inflation rose 0.4 percent in March.", "Inflation rose 0.4% in March."),
+        ("If the buyer asks within 10 days, the fee is waived.", "The fee is waived if the buyer asks within 10 days."),
+        ("Some of the old cables were damaged.", "Several of the old cables were damaged."),
+        ("Aides say the minister may resign.", "The minister may resign, aides say."),
+    ],
+)
+def test_held_out_12_forms_said_another_way_agree(claim: str, support: str) -> None:
+    assert not reasons(claim, support) & {Reason.UNIT_MISMATCH, Reason.CERTAINTY_UNSTATED, Reason.SCOPE_DROPPED}
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The bakery sold two dozen loaves.", "The bakery sold a dozen loaves.", False),
+        ("Each tablet holds 20mg of the drug.", "Each tablet holds 10 mg of the drug.", False),
+        ("The regulator fined the bank £4.5m.", "The regulator fined the bank 4.5 million pounds.", True),
+    ],
+)
+def test_numbers_glued_to_units_and_dozens_are_read(claim: str, quote: str, strict: bool) -> None:
+    v, _ = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict

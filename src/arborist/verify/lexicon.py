@@ -88,6 +88,7 @@ HEDGE_WORDS: tuple[str, ...] = (
     "rumour", "rumours", "rumoured", "rumor", "rumors", "rumored", "planned", "scheduled", "slated", "threaten",
     "threatens", "threatened", "estimate", "estimates", "estimated", "fear", "fears", "feared", "expect", "expects",
     "meant", "propose", "proposes", "proposing", "described", "worry", "worries", "anticipate", "anticipates",
+    "ask", "asks", "asked", "maintain", "maintains", "maintained", "hint", "hints", "hinted",
     "branded", "labelled", "labeled", "characterised", "characterized",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
@@ -125,7 +126,7 @@ UNIT_WORDS: tuple[str, ...] = (
     "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilogram kilograms",
     "lb lbs pound pounds", "oz ounce ounces", "t tonne tonnes ton tons", "ml millilitre millilitres milliliter "
     "milliliters", "l litre litres liter liters", "gal gallon gallons", "thousand thousands", "million millions",
-    "billion billions", "trillion trillions", "percent", "kb kilobyte kilobytes", "mb megabyte megabytes",
+    "billion billions", "trillion trillions", "percent pct", "percentage", "kb kilobyte kilobytes", "mb megabyte megabytes",
     "gb gigabyte gigabytes", "tb terabyte terabytes", "mph", "kph", "hz hertz", "khz kilohertz", "mhz megahertz",
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )

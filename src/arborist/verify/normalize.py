@@ -63,7 +63,20 @@ QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
 _DECADE_APOSTROPHE = r"\d{3}0['\u2019]s(?![^\W_])"
-_TOKEN = re.compile(rf"(?P<decade>{_DECADE_APOSTROPHE})|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+# A number glued to a unit or scale abbreviation ("10mg", "3.5km", "$1.2bn", "£2.5m"): the number and its unit,
+# two tokens, as "10 mg" is; read as one word, "20mg" states no number and "2.5m" the number 2.
+_GLUED_UNITS = frozenset(
+    "ms min h hr hrs mm cm m km mi ft mg mcg ug g kg lb lbs oz ml l gal kb mb gb tb mph kph hz khz mhz ghz kw mw "
+    "kwh mwh gwh bn tn k".split()
+)
+_GLUED = r"(?P<glued>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<suffix>[A-Za-z]{1,3})(?![^\W_])"
+_TOKEN = re.compile(
+    rf"(?P<decade>{_DECADE_APOSTROPHE})|{_GLUED}|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
+# What a glued scale letter names: "bn" always billion; "m" and "k" only after a currency sign ("£2.5m"), else
+# they are metres and kilo- ("a 100m sprint").
+_GLUED_SCALES = {"bn": "billion", "tn": "trillion"}
+_CURRENCY_SCALES = {"m": "million", "k": "thousand"}
+_CURRENCY_SIGNS = "$£€¥"
 # Counts written as words are the numbers they name ("eight titles" states 8), as are digit ordinals ("the 16th
 # century" states 16). "one" is left a word: "one of the largest" counts nothing.
 COUNT_WORDS = {
@@ -142,6 +155,15 @@ def tokenise(text: str) -> list[Token]:
         if m.group("num"):
             out.append(Token(canonical_number(m.group()), start, end, m.group(), True))
             continue
+        if m.group("glued") and m.group("suffix").casefold() in _GLUED_UNITS:
+            body, suffix = m.group("glued"), m.group("suffix")
+            cut = start + len(body)
+            out.append(Token(canonical_number(body), start, cut, body, True))
+            unit = suffix.casefold()
+            if start > 0 and text[start - 1] in _CURRENCY_SIGNS:
+                unit = _CURRENCY_SCALES.get(unit, unit)
+            out.append(Token(_GLUED_SCALES.get(unit, unit), cut, end, suffix))
+            continue
         surface = m.group()
         pieces = list(re.finditer(r"[^'\u2019]+", surface))
         skip = False
@@ -165,7 +187,8 @@ def tokenise(text: str) -> list[Token]:
     return _once(_fractions_and_enumerations(text, _join_regulation(text, _compound_counts(text, out))))
 
 
-_MULTIPLIERS = frozenset("hundred hundreds thousand thousands".split())
+_MULTIPLIERS = frozenset("hundred hundreds thousand thousands dozen".split())
+_SINGULAR = frozenset("hundred thousand dozen".split())  # "one hundred", "a thousand", "a dozen"
 
 
 def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
@@ -179,7 +202,7 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
     def part(k: int) -> bool:
         tok = tokens[k]
         return (tok.spelled and tok.surface.casefold() in COUNT_WORDS) or tok.norm in _MULTIPLIERS or (
-            tok.norm == "one" and k + 1 < len(tokens) and tokens[k + 1].norm in _MULTIPLIERS)
+            tok.norm in ("one", "a") and k + 1 < len(tokens) and tokens[k + 1].surface.casefold() in _SINGULAR)
 
     out: list[Token] = []
     k = 0
@@ -216,7 +239,11 @@ def _run_value(run: list[Token]) -> int | None:
         word = tok.surface.casefold()
         if word in ("hundreds", "thousands"):
             return None
-        if word == "hundred":
+        if word == "dozen":  # "two dozen" is 24, "a dozen" 12
+            if current not in range(1, 100):
+                return None
+            current *= 12
+        elif word == "hundred":
             if current == 0 or current >= 100:
                 return None
             current *= 100
@@ -225,7 +252,7 @@ def _run_value(run: list[Token]) -> int | None:
                 return None
             total, current = total + current * 1000, 0
         else:
-            n = 1 if word == "one" else int(COUNT_WORDS[word])
+            n = 1 if word in ("one", "a") else int(COUNT_WORDS[word])
             below_hundred = current % 100
             if (n >= 10 and below_hundred) or (n < 10 and below_hundred % 10):
                 return None  # "ten twenty", "twenty-five three"

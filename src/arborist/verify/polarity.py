@@ -873,7 +873,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         first, end = restricted
         add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{_span(support, first, end - 1)}'; the claim "
             "leaves that out")
-    many = _one_made_many(claim, support) if scoped else ""
+    many = (_one_made_many(claim, support) or _part_made_whole(claim, support, lex.qualifiers)) if scoped else ""
     if many:
         add(Reason.SCOPE_DROPPED, many)
     return findings
@@ -908,6 +908,45 @@ def _one_made_many(claim: Text, support: Text) -> str:
                 continue
             return (f"scope: its support says it of '{_span(support, k, k + 1)}'; the claim of "
                     f"'{claim.tokens[m].surface}'")
+    return ""
+
+
+# Words that take part of a whole before "of the ..." ("Several of the older pipes", "Part of the archive").
+_PARTITIVES = frozenset("some several many few part parts portion portions much half majority minority most".split())
+# Words by which a claim keeps a part itself ("some pipes", "partly destroyed", "among the largest", a number).
+_PART_KEPT = _COUNTED_BY | _PARTITIVES | frozenset(
+    "partly partially among one handful number fraction share proportion percent half majority minority".split())
+_OF_DETERMINERS = frozenset("the its their these those his her our this that".split())
+
+
+def _part_made_whole(claim: Text, support: Text, qualifiers: frozenset[str]) -> str:
+    """A note when the support says a thing of part of a whole as a clause's subject ("Several of the older
+    pipes ...", "Part of the 1923 archive was destroyed") or ranks it among others ("among the largest
+    employers", "one of the largest") and the claim says it of the whole ("The older pipes ...", "the largest
+    employer") without a word of its own for the part; else ''."""
+    n = len(support.tokens)
+    for k in range(n - 2):
+        norm = support.tokens[k].norm
+        if norm in _PARTITIVES and (support.breaks[k] or support.initial[k]) and support.tokens[k + 1].norm == "of" \
+                and support.tokens[k + 2].norm in _OF_DETERMINERS:
+            start = k + 3
+        elif (norm == "among" or (norm == "one" and support.tokens[k + 1].norm == "of")) and \
+                support.tokens[k + 1 + (norm == "one")].norm == "the":
+            start = k + 2 + (norm == "one")
+            if start >= n or not (support.tokens[start].norm in qualifiers or support.tokens[start].norm.endswith("iest")):
+                continue  # "among the residents" places; "among the largest", "the busiest" rank
+        else:
+            continue
+        head = next((m for m in range(start, min(n, start + 4)) if support.stems[m] and not support.breaks[m]), None)
+        if head is None:
+            continue
+        said = claim.positions.get(support.all_stems[head], [])
+        own = {support.tokens[m].norm for m in range(start, head + 1) if support.tokens[m].number}
+        if not said or any(t.norm in _PART_KEPT for t in claim.tokens) or any(
+                t.number and t.norm not in own for m in said for t in claim.tokens[max(0, m - 3) : m]):
+            continue  # "some of the pipes", "two of the pipes"; not "The 1923 archive" over "Part of the 1923 archive"
+        return (f"scope: its support says it of '{_span(support, k, head + 1)}'; the claim of "
+                f"'{_span(claim, max(0, said[0] - 1), said[0] + 1)}'")
     return ""
 
 
@@ -966,6 +1005,8 @@ def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], froze
     per: set[int] = set()
     n = len(text.tokens)
     k = i + 1
+    if text.raw[text.tokens[i].end : text.tokens[i].end + 2].strip().startswith("%"):
+        units.add(lex.units["percent"])  # "5.5%" is "5.5 percent"; "1.5 percentage points" is another unit
     while k < n and not text.breaks[k]:
         unit = lex.units.get(text.tokens[k].norm)
         scale = text.tokens[k].norm in _SCALE_WORDS
@@ -1006,6 +1047,13 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
         if theirs and all(apart(unit, u) for _, u in theirs):
             j = theirs[0][0]
             return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
+        counted = [j for j, u in theirs if not any(u) and j + 1 < len(support.tokens) and not support.breaks[j + 1]
+                   and support.stems[j + 1]]
+        if unit[1] and counted and len(counted) == len(theirs) and not any(
+                lex.units.get(t.norm) in unit[1] for t in support.tokens):
+            # "a four-week ban" over "a four-match ban": the support counts something else, and never names the unit
+            j = counted[0]
+            return f"units: the claim's '{_span(claim, i, i + 2)}' is '{_span(support, j, j + 2)}' in its support"
         rate = _per(claim, i, lex)
         rates = [(j, other) for j, _ in theirs if (other := _per(support, j, lex)) is not None]
         if rate is not None and rates and all(other[:2] != rate[:2] for _, other in rates):
@@ -1070,10 +1118,14 @@ _REPORTS_BEFORE = frozenset(
     accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
     threatened estimate estimates estimated fear fears feared expect expects meant propose proposes proposing
-    described branded labelled labeled characterised characterized worry worries anticipate anticipates""".split()
+    described branded labelled labeled characterised characterized worry worries anticipate anticipates ask asks
+    asked maintain maintains maintained hint hints hinted""".split()
 )
 # Verbs of saying that report the sentence before them when they end it (", officials said.").
 _SAYS = frozenset("say says said believe believes reported report reports".split())
+# Asking reports a request only before its object or "to", "that", "for": "asked the council to", "asks for".
+_ASKS = frozenset("ask asks asked".split())
+_ASKED_NEXT = frozenset("to that for whether if him her them us me you".split())
 # Report words that report with an "as" shortly after them: "described the memo as a forgery".
 _REPORTS_AS = frozenset("described branded labelled labeled characterised characterized".split())
 # Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
@@ -1082,7 +1134,9 @@ _REPORTS_AS = frozenset("described branded labelled labeled characterised charac
 _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened": ("to",), "estimate": ("that",),
                          "estimates": ("that",), "estimated": ("that", "to"), "fear": ("that",),
                          "fears": ("that",), "feared": ("that", "to"), "meant": ("to",), "worry": ("that",),
-                         "worries": ("that",)}
+                         "worries": ("that",), "maintain": ("that",), "maintains": ("that",),
+                         "maintained": ("that",), "hint": ("that", "at"), "hints": ("that", "at"),
+                         "hinted": ("that", "at")}
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
@@ -1105,9 +1159,14 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     only relates (an association word in a clause with two of the claim's words) what the claim states as fact
     or as cause, and the claim says neither; else ''."""
     wanted = claim.content
-    # a claim that supposes ("may", "is believed to") may rest on a supposition
-    if not any(_hedges(claim, h, lex) for h in range(len(claim.tokens))):
+    # a claim that supposes ("may", "is believed to") may rest on a supposition; one that only reports ("The
+    # maker says the engine runs ...") may not rest on a modal one ("says the engine should run ...")
+    hedges = {claim.tokens[h].norm for h in range(len(claim.tokens)) if _hedges(claim, h, lex)}
+    hedged = bool(hedges)
+    if not hedges or hedges <= _REPORT_ONLY:
         for h, tok in enumerate(support.tokens):
+            if hedged and tok.norm not in _MODALS:
+                continue
             if not _hedges(support, h, lex) or (tok.norm in _REPORTS_BEFORE and any(
                     x == support.all_stems[h] and claim.verb(k) for k, x in enumerate(claim.all_stems))):
                 continue  # "The union threatened strike action" reports the threat "threatened to take" does
@@ -1143,6 +1202,13 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             return (f"certainty: the claim's '{claim.tokens[cause].surface}' states a cause; its support only says "
                     f"'{support.tokens[a].surface}'")
     return _groups_compared(claim, cause, support, wanted)
+
+
+# Hedges that say a thing may be so, as against words that report it ("says", "according to").
+_MODALS = frozenset("may might could should possibly perhaps probably likely potentially ought".split())
+_REPORT_ONLY = frozenset("""say says said told according claim claims claimed report reports reported reportedly
+    allege alleges alleged allegedly maintain maintains maintained insist insists insisted argue argues argued
+    contend contends contended believe believes believed think thinks thought""".split())
 
 
 # Plurals without an -s that name a group ("people who drank coffee").
@@ -1312,6 +1378,9 @@ def _reports(text: Text, h: int, end: int) -> bool:
         return bool(after) and after[0].norm == "that"
     if text.tokens[h].norm in ("planned", "scheduled", "slated"):  # "was scheduled to land"; not "scheduled flights"
         return bool(after) and after[0].norm in ("to", "for")
+    if text.tokens[h].norm in _ASKS and after and not (
+            after[0].norm in _ASKED_NEXT or after[0].norm in _DETERMINERS or after[0].capitalised):
+        return False  # "asked the council to install", "asked for funds"; not "if the customer asks within 14 days"
     if text.tokens[h].norm in _REPORTS_AS:
         return any(t.norm == "as" for t in text.tokens[h + 1 : min(end, h + 7)])
     if text.tokens[h].norm in _REPORTS_RIGHT_BEFORE:
