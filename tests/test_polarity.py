@@ -2159,3 +2159,50 @@ def test_held_out_12_forms_said_another_way_agree(claim: str, support: str) -> N
 def test_numbers_glued_to_units_and_dozens_are_read(claim: str, quote: str, strict: bool) -> None:
     v, _ = lattice(claim, quote)
     assert (v.label is Label.STRICT) is strict
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("The glacier's retreat has been speeding up.", "The glacier's retreat has been slowing.",
+         Reason.DIRECTION_MISMATCH),
+        ("A full course of the drug costs 40 dollars.", "The drug costs 40 dollars per tablet, and a course is "
+         "three tablets.", Reason.UNIT_MISMATCH),
+        ("The dam burst after the rain began.", "The dam had already burst when the rain began.",
+         Reason.DIRECTION_MISMATCH),
+        ("Banning phones improved grades at the schools.", "Schools that banned phones saw better grades.",
+         Reason.CERTAINTY_UNSTATED),
+    ],
+)
+def test_held_out_12_second_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("The drug costs 40 dollars a tablet.", "The drug costs 40 dollars per tablet."),
+        ("Each tablet costs 40 dollars.", "The drug costs 40 dollars per tablet."),
+        ("Unemployment stood at 5 per cent.", "Unemployment stood at 5 per cent."),
+        ("The dam had burst before the rain began.", "The dam had already burst when the rain began."),
+    ],
+)
+def test_held_out_12_second_forms_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The firm recalled 9,000 heaters because of a loose wire that started two fires.",
+         "The firm recalled 9,000 heaters because of a loose wire.", False),
+        ("The study shows that the firm recalled 9,000 heaters.",
+         "The study shows that the firm recalled 9,000 heaters.", True),
+        ("The choir toured six Austrian cities.", "The choir toured six cities in Austria.", True),
+        ("The choir toured six cities in Austria.", "The choir toured six Austrian cities.", True),
+        ("The choir toured six Hungarian cities.", "The choir toured six cities in Austria.", False),
+    ],
+)
+def test_relative_clauses_and_peoples_adjectives(claim: str, quote: str, strict: bool) -> None:
+    v, _ = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict

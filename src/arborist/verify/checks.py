@@ -50,6 +50,7 @@ from itertools import accumulate
 from pydantic import BaseModel
 
 from arborist.text import sentence_bounds, stem_all
+from arborist.verify.lexicon import DEMONYMS
 from arborist.verify.normalize import (
     NEGATORS,
     QUOTE_CHARS,
@@ -424,6 +425,15 @@ def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
     return isinstance(exponent, int) and fraction.quantize(Decimal(1).scaleb(exponent)) == percent
 
 
+def _demonym_stated(name: str, words: set[str]) -> bool:
+    """Whether `words` name the place a people's adjective names, or a people's adjective of the place `name`
+    names ("Italian" and "Italy", "Europeans" and "Europe")."""
+    adjective = name[:-1] if name.endswith("s") and name[:-1] in DEMONYMS else name
+    if adjective in DEMONYMS:
+        return DEMONYMS[adjective] in words
+    return any(place == name and (adj in words or adj + "s" in words) for adj, place in DEMONYMS.items())
+
+
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
     numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number or is_decade(t.norm)}
     named = name_tokens(claim.text, claim.tokens)
@@ -454,7 +464,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
                        and not (stated.get(n, set()) & values)]
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()
     missing_names = [names[n] for n in reversed(names) if n not in pool_words
-                     and not (n in opening and opening[n] in pool_stems)]
+                     and not (n in opening and opening[n] in pool_stems) and not _demonym_stated(n, pool_words)]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
     checked = len(numbers) + len(names)
     found = checked - len(missing_numbers) - len(missing_names)

@@ -131,6 +131,25 @@ UNIT_WORDS: tuple[str, ...] = (
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )
 
+# A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
+# "a monastery in northern Italy" does (ENTITY_MISSING reads either for the other). Plurals ("Italians") too.
+DEMONYMS: dict[str, str] = {
+    adjective: place for pair in """european:europe african:africa asian:asia american:america british:britain
+    english:england french:france german:germany italian:italy spanish:spain portuguese:portugal dutch:netherlands
+    belgian:belgium swiss:switzerland austrian:austria swedish:sweden norwegian:norway danish:denmark
+    finnish:finland irish:ireland scottish:scotland welsh:wales polish:poland czech:czechia greek:greece
+    turkish:turkey russian:russia ukrainian:ukraine chinese:china japanese:japan korean:korea indian:india
+    pakistani:pakistan iranian:iran iraqi:iraq israeli:israel egyptian:egypt mexican:mexico canadian:canada
+    brazilian:brazil argentine:argentina argentinian:argentina chilean:chile peruvian:peru colombian:colombia
+    australian:australia nigerian:nigeria kenyan:kenya ethiopian:ethiopia hungarian:hungary romanian:romania
+    bulgarian:bulgaria serbian:serbia croatian:croatia vietnamese:vietnam thai:thailand indonesian:indonesia
+    filipino:philippines cuban:cuba scandinavian:scandinavia moroccan:morocco algerian:algeria tunisian:tunisia
+    lebanese:lebanon syrian:syria afghan:afghanistan icelandic:iceland estonian:estonia latvian:latvia
+    lithuanian:lithuania antarctic:antarctica siberian:siberia bavarian:bavaria californian:california
+    texan:texas venetian:venice roman:rome parisian:paris""".split()
+    for adjective, place in [pair.split(":")]
+}
+
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
 # name -> (one side, the other side, complementary, required); see polarity.Pair.

@@ -53,6 +53,11 @@ PREPOSITIONS = frozenset(
     "under over without toward towards beyond near inside outside upon despite except amid along around".split()
 )
 
+# Verbs of saying and showing in the present, after which "that" opens what is said, not a relative clause.
+_SAYING = frozenset("""says shows suggests finds indicates reports claims argues states notes believes thinks
+    knows means implies confirms reveals warns predicts estimates concludes says show suggest find indicate
+    report claim argue state note believe think know mean imply confirm reveal warn predict estimate conclude
+    said told wrote thought knew meant found felt held so such fact now""".split())
 # Words that open a noun phrase: a conjunct opened by one names a thing its quote must name ("in the kidneys and
 # the liver" over "in the kidneys").
 _ARTICLES = frozenset("the a an its their his her".split())
@@ -69,14 +74,24 @@ _VERB_WORDS = frozenset("is are was were be been has have had will would can cou
 def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     """The claim's parts in order: its tokens with their content stems (None for function words)."""
     tokens = tokenise(text)
+    stems = token_stems(tokens)
+
+    def stem_before(i: int) -> bool:  # a noun-like word before "that": a content word, no verb ending in -ed
+        prev = tokens[i - 1].norm
+        return bool(stems[i - 1]) and not prev.endswith(("ed", "ing")) and prev not in _SAYING
+
     out: list[list[tuple[Token, str | None]]] = [[]]
-    for i, (tok, stem) in enumerate(zip(tokens, token_stems(tokens), strict=True)):
+    for i, (tok, stem) in enumerate(zip(tokens, stems, strict=True)):
         between = text[tokens[i - 1].end : tok.start] if i else ""
         to_a = tok.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm in ("a", "an")
         # "of" before a gerund opens a clause of its own ("within 48 hours | of starting the antibiotic")
         of_ing = (tok.norm == "of" and i + 1 < len(tokens) and tokens[i + 1].norm.endswith("ing")
                   and sum(1 for _, s in out[-1] if s) >= 2)  # not "in favour | of banning"
-        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a or of_ing
+        # "that" after a noun and before a verb-like word opens a relative clause ("a faulty switch | that caused
+        # several house fires"); after a verb it opens what is said ("showed that ...") and stays in its part
+        relative = (tok.norm == "that" and i and stem_before(i) and i + 1 < len(tokens)
+                    and tokens[i + 1].norm not in _ARTICLES and not tokens[i + 1].number)
+        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a or of_ing or relative
                               or any(c in CLAUSE_MARKS for c in between)
                               or ((tok.norm in _VERB_WORDS or tok.norm in _SUBJECTS)
                                   and out[-1][0][0].norm in PREPOSITIONS)):

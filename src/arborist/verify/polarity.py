@@ -200,6 +200,7 @@ _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny 
 _BEFORE, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(["before", "support", "must", "increase", "decrease"])
 # Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
 _GOES = frozenset("go goes went gone going".split())
+_SPEEDS = frozenset("speed speeds speeded speeding sped".split())
 # Comparatives that bound a figure with "than" ("less than 10", "more than a third").
 _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 _BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
@@ -387,6 +388,13 @@ class Text:
         for k in range(1, len(tokens)):
             if tokens[k].norm in ("up", "down") and tokens[k - 1].norm in _GOES:
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
+            elif tokens[k].norm == "up" and tokens[k - 1].norm in _SPEEDS:
+                text.event_stems[k] = _INCREASE  # "speeding up" quickens
+        # "had already reached capacity when the storm arrived": before it
+        for k in range(1, len(tokens)):
+            if tokens[k].norm == "when" and any(
+                    tokens[m].norm == "already" and not any(breaks[m + 1 : k]) for m in range(max(0, k - 6), k)):
+                text.event_stems[k] = _BEFORE
         # "as well as" is "and", not a quality
         for k in range(1, len(tokens) - 1):
             if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
@@ -864,7 +872,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     under_way = _under_way(claim, support)
     if under_way:
         add(Reason.CERTAINTY_UNSTATED, under_way)
-    unit = _unit_changed(claim, support, lex)
+    unit = _unit_changed(claim, support, lex) or _rate_dropped(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
     restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
@@ -1063,6 +1071,41 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
+_RATE_WORDS = frozenset("per each every apiece".split())
+
+
+def _rate_after(text: Text, i: int) -> int | None:
+    """The index of a "per" within four tokens after number i that counts it per something ("12 dollars per
+    dose"; not "5 per cent"), or None."""
+    n = len(text.tokens)
+    for m in range(i + 1, min(n - 1, i + 5)):
+        if text.breaks[m] or text.tokens[m].number:
+            return None
+        if text.tokens[m].norm == "per" and not text.breaks[m + 1] and text.tokens[m + 1].norm not in ("cent", "centum"):
+            return m
+    return None
+
+
+def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
+    """A note when every time the support states a number of the claim it counts it per something ("costs 12
+    dollars per dose") and the claim states it with no rate ("The two-dose course costs 12 dollars"), else ''.
+    A claim that counts per, each or every anywhere, or with "a" after the number ("12 dollars a dose"), keeps a
+    rate; a number with a unit of its own is the units' business ("30 mph")."""
+    if any(t.norm in _RATE_WORDS for t in claim.tokens):
+        return ""
+    for i, tok in enumerate(claim.tokens):
+        if not tok.number or any(_unit_after(claim, i, lex)) or any(
+                claim.tokens[m].norm in ("a", "an") for m in range(i + 1, min(len(claim.tokens), i + 5))):
+            continue
+        theirs = [j for j in support.positions.get(claim.all_stems[i], []) if support.tokens[j].number]
+        rates = [r for j in theirs if (r := _rate_after(support, j)) is not None]
+        if theirs and len(rates) == len(theirs):
+            j = theirs[0]
+            return (f"units: its support counts '{_span(support, j, rates[0] + 1)}'; the claim's "
+                    f"'{_span(claim, i, i + 1)}' counts no rate")
+    return ""
+
+
 def _per(text: Text, i: int, lex: Lexicon) -> tuple[str, int, int] | None:
     """The amount and unit group a rate after number i is counted per ("20 minutes per kilogram": ("1", mass),
     "per 500 grams": ("500", mass)) and the unit's index, or None when there is no "per" and unit close after it."""
@@ -1214,7 +1257,7 @@ _REPORT_ONLY = frozenset("""say says said told according claim claims claimed re
 # Plurals without an -s that name a group ("people who drank coffee").
 _GROUP_WORDS = frozenset("those people children men women".split())
 # Comparatives by which a support sets one group's outcome beside another's.
-_GROUP_COMPARATIVES = frozenset("lower fewer higher more less greater smaller larger".split())
+_GROUP_COMPARATIVES = frozenset("lower fewer higher more less greater smaller larger better worse".split())
 
 
 def _groups_compared(claim: Text, cause: int, support: Text, wanted: frozenset[str]) -> str:
