@@ -331,7 +331,7 @@ class Text:
     tokens: list[Token]
     stems: list[str | None]  # content stems (None for stopwords)
     all_stems: list[str]  # a stem for every token, stopwords included
-    breaks: list[bool]  # breaks[i]: a clause break between token i-1 and token i
+    breaks: list[bool]  # breaks[i]: a clause break (or a sentence start) between token i-1 and token i
     negated_heads: dict[int, int] = field(default_factory=dict)  # head index -> negator index
     spread: set[int] = field(default_factory=set)  # heads negated by a negator that denies its whole clause
     positions: dict[str, list[int]] = field(default_factory=dict)  # stem -> token indexes
@@ -363,6 +363,7 @@ class Text:
             for i in range(1, len(tokens))
         ]
         text = cls(raw, tokens, stems, all_stems, breaks)
+        breaks[:] = [b or start for b, start in zip(breaks, text.initial, strict=True)]  # a sentence ends a clause
         # a multiple written as a word is a number ("doubled" -> 2) and still a direction word
         spelled = [k for k, t in enumerate(tokens) if t.spelled]
         text.event_stems = list(all_stems)
@@ -1129,14 +1130,9 @@ def _per_end(text: Text, j: int) -> int:
     return j if m is None else min(len(text.tokens) - 1, m + (2 if text.tokens[m + 1].number else 1))
 
 
-def _sentence_first(text: Text, first: int, h: int) -> int:
-    """Where the clause [first, ...) holding token h starts within h's own sentence: a clause runs on across a
-    full stop ("Whitby is a port. Until 1990, ..."), its sentence does not."""
-    return max([first] + [k for k in range(first, h + 1) if text.initial[k]])
-
-
 def _clause_of(text: Text, i: int) -> tuple[int, int]:
-    """The token range [first, end) of the clause holding token i."""
+    """The token range [first, end) of the clause holding token i; a clause never runs across a sentence's start
+    (`Text.breaks`)."""
     first = i
     while first > 0 and not text.breaks[first]:
         first -= 1
@@ -1467,7 +1463,6 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
                 and (h == 0 or support.tokens[h - 1].norm not in _AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
         first, end = _clause_of(support, h)
-        first = _sentence_first(support, first, h)
         if end < len(support.tokens) and (end == h + 1 or (ended and h == first and support.initial[first])):
             end = _clause_of(support, end)[1]  # "Formerly, the mine was ...", "Until it collapsed, the tower was"
         if ended:
@@ -1510,8 +1505,6 @@ def _still_ended(claim: Text, support: Text) -> str:
         if tok.norm not in _ENDINGS or h in support.negated_heads:
             continue  # "has not ended", "never ended": it goes on
         first, end = _clause_of(support, h)
-        first = _sentence_first(support, first, h)
-        end = next((k for k in range(h + 1, end) if support.initial[k]), end)
         subject = {x for x in support.stems[first:h] if x}
         held = claim.content & {x for x in support.stems[first:end] if x}
         # another clause that holds as much of the claim states it going on ("... ended; the app supports ...")
@@ -1661,7 +1654,6 @@ def _ended(text: Text, h: int) -> bool:
     if norm not in ("used", "until"):
         return False
     first, end = _clause_of(text, h)
-    first = _sentence_first(text, first, h)
     if norm == "used":
         if h + 1 >= n or text.tokens[h + 1].norm != "to" or h == first:
             return False
