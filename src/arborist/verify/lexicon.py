@@ -131,6 +131,15 @@ UNIT_WORDS: tuple[str, ...] = (
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )
 
+# Irregular past tenses and participles, and the verb each is a form of ("sold" is "sell"): the role and tense
+# checks read a verb by its base, and a phrase with one of them in it is an act, not the name of a thing.
+IRREGULAR_VERBS: dict[str, str] = dict(pair.split(":") for pair in """begun:begin began:begin done:do did:do
+    gone:go went:go taken:take took:take written:write wrote:write given:give gave:give made:make won:win sold:sell
+    bought:buy built:build spoken:speak chosen:choose drawn:draw grown:grow known:know shown:show thrown:throw
+    broken:break driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly
+    flew:fly eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay
+    found:find brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat seen:see saw:see""".split())
+
 # A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
 # "a monastery in northern Italy" does (ENTITY_MISSING reads either for the other). Plurals ("Italians") too.
 DEMONYMS: dict[str, str] = {

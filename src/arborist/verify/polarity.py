@@ -171,7 +171,7 @@ from functools import cached_property, lru_cache
 
 from arborist.text import stem_all
 from arborist.verify import scope
-from arborist.verify.lexicon import FORMER_WORDS, NEVER_NOUNS, PRESENT_WORDS
+from arborist.verify.lexicon import FORMER_WORDS, IRREGULAR_VERBS, NEVER_NOUNS, PRESENT_WORDS
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
     HYPHENS,
@@ -1362,12 +1362,7 @@ def _will_over_can(claim: Text, support: Text) -> str:
 
 
 # Irregular past forms whose stem is not their verb's: "has begun" is done what "will begin" puts ahead.
-_PARTICIPLES = dict(pair.split(":") for pair in """begun:begin began:begin done:do did:do gone:go went:go
-    taken:take took:take written:write wrote:write given:give gave:give made:make won:win sold:sell bought:buy
-    built:build spoken:speak chosen:choose drawn:draw grown:grow known:know shown:show thrown:throw broken:break
-    driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly flew:fly
-    eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay found:find
-    brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat""".split())
+_PARTICIPLES = IRREGULAR_VERBS
 _BASES = frozenset(_PARTICIPLES.values())
 
 

@@ -106,7 +106,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
-from arborist.verify.lexicon import QUALIFIER_GROUPS
+from arborist.verify.lexicon import IRREGULAR_VERBS, QUALIFIER_GROUPS
 from arborist.verify.normalize import (
     HYPHENS,
     Token,
@@ -501,11 +501,8 @@ def _plain_phrase(text: str, tokens: list[Token], first: int, last: int) -> bool
     if (first > 0 and text[tokens[first - 1].end : tokens[first].start] in HYPHENS) or (
             last + 1 < len(tokens) and text[tokens[last].end : tokens[last + 1].start] in HYPHENS):
         return False
-    return not any(tokens[k].norm.endswith(("ly", "ing", "ed")) or tokens[k].norm in _IRREGULAR_PARTICIPLES
+    return not any(tokens[k].norm.endswith(("ly", "ing", "ed")) or tokens[k].norm in IRREGULAR_VERBS
                    for k in range(first, last + 1))
-
-
-_IRREGULAR_PARTICIPLES = frozenset("begun done gone made taken given seen known shown grown drawn".split())
 
 
 def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None,
