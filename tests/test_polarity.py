@@ -2199,10 +2199,58 @@ def test_held_out_12_second_forms_agree(claim: str, support: str) -> None:
         ("The study shows that the firm recalled 9,000 heaters.",
          "The study shows that the firm recalled 9,000 heaters.", True),
         ("The choir toured six Austrian cities.", "The choir toured six cities in Austria.", True),
-        ("The choir toured six cities in Austria.", "The choir toured six Austrian cities.", True),
+        # one way only: a place the claim names is not read into a quote's adjective ("shot in America" is not
+        # "an American actor")
+        ("The choir toured six cities in Austria.", "The choir toured six Austrian cities.", False),
         ("The choir toured six Hungarian cities.", "The choir toured six cities in Austria.", False),
     ],
 )
 def test_relative_clauses_and_peoples_adjectives(claim: str, quote: str, strict: bool) -> None:
     v, _ = lattice(claim, quote)
     assert (v.label is Label.STRICT) is strict
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        # from a review of /28 (1)-(2): faithful forms the first rules rejected
+        ("The firm offered a $40k two-year contract.", "The firm offered a $40k two-year contract.", True),
+        ("Eggs were selling at 20 a dozen.", "Eggs were selling at twenty a dozen.", True),
+        ("Turnout in the city election was 60%.", "Turnout in the city election was 60 per cent.", True),
+        ("The patient lost 10 kilograms.", "The patient lost 10 kilos.", True),
+        ("The ticket costs 20 pounds.", "The ticket costs £20 online.", True),
+        ("One dose costs $12.", "The vaccine costs $12 per dose.", True),
+        ("The factory makes 200 cars daily.", "The factory makes 200 cars per day.", True),
+        ("The law took effect in 2019.", "The law took effect in 2019 per the statute.", True),
+        ("Wolves were reintroduced to the park in 1995.",
+         "Wolves were reintroduced to the park in 1995 after an absence of seventy years.", True),
+        ("A lot of the students passed.", "Many of the students passed.", True),
+        ("The firm is a top employer in Ohio.", "The firm is among the top employers in Ohio.", True),
+        ("She agreed to marry him.", "He asked her to marry him and she agreed.", True),
+        ("The council said residents can park on the street.", "The council said residents may park on the street.", True),
+        ("The coach said the players were unable to train.", "The coach said the players could not train.", True),
+        ("It is likely that rates will fall.", "Rates will probably fall.", True),
+        ("The Japanese economy shrank in the third quarter.", "Japan's economy shrank in the third quarter.", True),
+        # and reversals they let through
+        ("Twelve eggs were broken in the crash.", "Half a dozen eggs were broken in the crash.", False),
+        ("The show drew 5 billion viewers.", "The show drew 5m viewers.", False),
+        ("Support rose 1.5 per cent.", "Support rose 1.5 percentage points.", False),
+        ("The full vaccine course costs 12 dollars.", "The vaccine costs 12 dollars a dose.", False),
+        ("The full vaccine course costs 12 dollars.", "Vaccine doses cost 12 dollars apiece.", False),
+        ("The fire destroyed the archive.", "The fire destroyed some of the archive.", False),
+        ("The hospital is the top employer in the region.", "The hospital is one of the top employers in the region.",
+         False),
+        ("According to the maker, the engine runs on hydrogen.", "The maker says the engine may run on hydrogen.", False),
+        ("The chef is Italian.", "The chef works in Italy.", False),
+        ("The film was shot in America.", "The film starred an American actor.", False),
+    ],
+)
+def test_review_of_28(claim: str, quote: str, strict: bool) -> None:
+    v, c = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict, c.notes
+
+
+@pytest.mark.parametrize("text", ["", "%", "$", "$40k five", "1.2.3m", "half a dozen and two"])
+def test_odd_number_text_verifies_without_error(text: str) -> None:
+    v, _ = lattice(text, text)
+    assert v.label in (Label.STRICT, Label.UNGROUNDED, Label.HYBRID)

@@ -425,13 +425,20 @@ def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
     return isinstance(exponent, int) and fraction.quantize(Decimal(1).scaleb(exponent)) == percent
 
 
-def _demonym_stated(name: str, words: set[str]) -> bool:
-    """Whether `words` name the place a people's adjective names, or a people's adjective of the place `name`
-    names ("Italian" and "Italy", "Europeans" and "Europe")."""
-    adjective = name[:-1] if name.endswith("s") and name[:-1] in DEMONYMS else name
-    if adjective in DEMONYMS:
-        return DEMONYMS[adjective] in words
-    return any(place == name and (adj in words or adj + "s" in words) for adj, place in DEMONYMS.items())
+def _demonym_stated(claim: Claim, name: str, chunks: list[Prepared]) -> bool:
+    """Whether the claim uses `name` as a people's adjective before a thing ("a northern Italian monastery",
+    "twelve Brazilian cities") and the evidence places a thing in or from that place ("in northern Italy",
+    "from Kenya", "Japan's"). Not a nationality said of someone ("The chef is Italian" over "works in Italy"), nor the
+    other way round."""
+    place = DEMONYMS.get(name)
+    if place is None or not any(
+            t.norm == name and k + 1 < len(claim.tokens) and not claim.text[t.end : claim.tokens[k + 1].start].strip()
+            and (claim.tokens[k + 1].number or claim.tokens[k + 1].surface[:1].islower())
+            for k, t in enumerate(claim.tokens)):
+        return False
+    return any(tok.norm == place and (any(t.norm in ("in", "from", "of") for t in chunk.tokens[max(0, k - 2) : k])
+                                      or (k + 1 < len(chunk.tokens) and chunk.tokens[k + 1].norm == "s"))
+               for chunk in chunks for k, tok in enumerate(chunk.tokens))
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -464,7 +471,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
                        and not (stated.get(n, set()) & values)]
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()
     missing_names = [names[n] for n in reversed(names) if n not in pool_words
-                     and not (n in opening and opening[n] in pool_stems) and not _demonym_stated(n, pool_words)]
+                     and not (n in opening and opening[n] in pool_stems) and not _demonym_stated(claim, n, chunks)]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
     checked = len(numbers) + len(names)
     found = checked - len(missing_numbers) - len(missing_names)

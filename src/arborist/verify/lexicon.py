@@ -123,10 +123,10 @@ UNIT_WORDS: tuple[str, ...] = (
     "decade decades", "century centuries", "mm millimetre millimetres millimeter millimeters",
     "cm centimetre centimetres centimeter centimeters", "m metre metres meter meters",
     "km kilometre kilometres kilometer kilometers", "mi mile miles", "ft foot feet", "yd yard yards",
-    "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilogram kilograms",
+    "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilo kilos kilogram kilograms",
     "lb lbs pound pounds", "oz ounce ounces", "t tonne tonnes ton tons", "ml millilitre millilitres milliliter "
     "milliliters", "l litre litres liter liters", "gal gallon gallons", "thousand thousands", "million millions",
-    "billion billions", "trillion trillions", "percent pct", "percentage", "kb kilobyte kilobytes", "mb megabyte megabytes",
+    "billion billions", "trillion trillions", "percent pct pc", "percentage", "kb kilobyte kilobytes", "mb megabyte megabytes",
     "gb gigabyte gigabytes", "tb terabyte terabytes", "mph", "kph", "hz hertz", "khz kilohertz", "mhz megahertz",
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )

@@ -76,7 +76,7 @@ _TOKEN = re.compile(
 # they are metres and kilo- ("a 100m sprint").
 _GLUED_SCALES = {"bn": "billion", "tn": "trillion"}
 _CURRENCY_SCALES = {"m": "million", "k": "thousand"}
-_CURRENCY_SIGNS = "$£€¥"
+CURRENCY_SIGNS = "$£€¥₹"
 # Counts written as words are the numbers they name ("eight titles" states 8), as are digit ordinals ("the 16th
 # century" states 16). "one" is left a word: "one of the largest" counts nothing.
 COUNT_WORDS = {
@@ -160,7 +160,7 @@ def tokenise(text: str) -> list[Token]:
             cut = start + len(body)
             out.append(Token(canonical_number(body), start, cut, body, True))
             unit = suffix.casefold()
-            if start > 0 and text[start - 1] in _CURRENCY_SIGNS:
+            if start > 0 and text[start - 1] in CURRENCY_SIGNS:
                 unit = _CURRENCY_SCALES.get(unit, unit)
             out.append(Token(_GLUED_SCALES.get(unit, unit), cut, end, suffix))
             continue
@@ -199,16 +199,17 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
     def joined(a: int, b: int) -> bool:
         return text[tokens[a].end : tokens[b].start] in (" ", *HYPHENS)
 
-    def part(k: int) -> bool:
-        tok = tokens[k]
-        return (tok.spelled and tok.surface.casefold() in COUNT_WORDS) or tok.norm in _MULTIPLIERS or (
-            tok.norm in ("one", "a") and k + 1 < len(tokens) and tokens[k + 1].surface.casefold() in _SINGULAR)
+    def part(k: int, first: bool = False) -> bool:
+        # read as written: "$40k" is a number and a scale, no count word
+        word = tokens[k].surface.casefold()
+        return (tokens[k].spelled and word in COUNT_WORDS) or word in _MULTIPLIERS or (
+            first and word in ("one", "a") and k + 1 < len(tokens) and tokens[k + 1].surface.casefold() in _SINGULAR)
 
     out: list[Token] = []
     k = 0
     while k < len(tokens):
         end = k
-        if part(k):
+        if part(k, first=True):
             while True:
                 if end + 1 < len(tokens) and part(end + 1) and joined(end, end + 1):
                     end += 1
@@ -224,10 +225,15 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
         run = [t for t in tokens[k : end + 1] if t.norm != "and"]
         value = _run_value(run)
         surface = text[run[0].start : run[-1].end]
+        start = run[0].start
+        if (value is not None and run[0].norm == "a" and out and out[-1].surface.casefold() == "half"
+                and joined(k - 1, k)):
+            half = out.pop()  # "half a dozen" is 6
+            value, start, surface = value // 2 if value % 2 == 0 else None, half.start, text[half.start : run[-1].end]
         if value is None:
             out.extend(tokens[k : end + 1])  # "ten twenty-minute sessions": two numbers side by side
         else:
-            out.append(Token(str(value), run[0].start, run[-1].end, surface, True))
+            out.append(Token(str(value), start, run[-1].end, surface, True))
         k = end + 1
     return out
 

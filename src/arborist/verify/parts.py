@@ -53,9 +53,10 @@ PREPOSITIONS = frozenset(
     "under over without toward towards beyond near inside outside upon despite except amid along around".split()
 )
 
+_COPULAS = frozenset("is are was were be been being seems seemed".split())
 # Verbs of saying and showing in the present, after which "that" opens what is said, not a relative clause.
 _SAYING = frozenset("""says shows suggests finds indicates reports claims argues states notes believes thinks
-    knows means implies confirms reveals warns predicts estimates concludes says show suggest find indicate
+    knows means implies confirms reveals warns predicts estimates concludes show suggest find indicate
     report claim argue state note believe think know mean imply confirm reveal warn predict estimate conclude
     said told wrote thought knew meant found felt held so such fact now""".split())
 # Words that open a noun phrase: a conjunct opened by one names a thing its quote must name ("in the kidneys and
@@ -76,9 +77,10 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
     tokens = tokenise(text)
     stems = token_stems(tokens)
 
-    def stem_before(i: int) -> bool:  # a noun-like word before "that": a content word, no verb ending in -ed
-        prev = tokens[i - 1].norm
-        return bool(stems[i - 1]) and not prev.endswith(("ed", "ing")) and prev not in _SAYING
+    def stem_before(i: int) -> bool:  # a noun-like word before "that": a content word, no verb ending in -ed,
+        prev = tokens[i - 1].norm  # nor an adjective after a copula ("It is likely that ...")
+        return (bool(stems[i - 1]) and not prev.endswith(("ed", "ing")) and prev not in _SAYING
+                and not (i > 1 and tokens[i - 2].norm in _COPULAS))
 
     out: list[list[tuple[Token, str | None]]] = [[]]
     for i, (tok, stem) in enumerate(zip(tokens, stems, strict=True)):

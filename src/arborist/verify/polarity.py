@@ -174,6 +174,7 @@ from arborist.verify import scope
 from arborist.verify.lexicon import FORMER_WORDS, IRREGULAR_VERBS, NEVER_NOUNS, PRESENT_WORDS
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
+    CURRENCY_SIGNS,
     HYPHENS,
     Token,
     is_stopword,
@@ -363,7 +364,8 @@ class Text:
             for i in range(1, len(tokens))
         ]
         text = cls(raw, tokens, stems, all_stems, breaks)
-        breaks[:] = [b or start for b, start in zip(breaks, text.initial, strict=True)]  # a sentence ends a clause
+        for k, start in enumerate(text.initial):
+            breaks[k] = breaks[k] or start  # a sentence's start ends a clause
         # a multiple written as a word is a number ("doubled" -> 2) and still a direction word
         spelled = [k for k, t in enumerate(tokens) if t.spelled]
         text.event_stems = list(all_stems)
@@ -921,41 +923,52 @@ def _one_made_many(claim: Text, support: Text) -> str:
 
 
 # Words that take part of a whole before "of the ..." ("Several of the older pipes", "Part of the archive").
-_PARTITIVES = frozenset("some several many few part parts portion portions much half majority minority most".split())
-# Words by which a claim keeps a part itself ("some pipes", "partly destroyed", "among the largest", a number).
-_PART_KEPT = _COUNTED_BY | _PARTITIVES | frozenset(
-    "partly partially among one handful number fraction share proportion percent half majority minority".split())
+_PARTITIVES = frozenset("""some several many few part parts portion portions much half majority minority most
+    handful fraction proportion share section sections""".split())
 _OF_DETERMINERS = frozenset("the its their these those his her our this that".split())
+# Partitives that also say belonging ("She is part of the team"): read only where a clause starts.
+_BELONGING = frozenset("part parts".split())
+# Words that rank a thing among others after "among the" / "one of the" besides the qualifiers ("the top").
+_RANKS = frozenset("top main leading major principal".split())
+# Words by which a claim keeps a part itself, before the thing ("some pipes", "multiple pipes", "partly").
+_PART_KEPT = _COUNTED_BY | _PARTITIVES | frozenset(
+    "partly partially among one multiple lot bulk percentage number fraction proportion share".split())
 
 
 def _part_made_whole(claim: Text, support: Text, qualifiers: frozenset[str]) -> str:
-    """A note when the support says a thing of part of a whole as a clause's subject ("Several of the older
-    pipes ...", "Part of the 1923 archive was destroyed") or ranks it among others ("among the largest
-    employers", "one of the largest") and the claim says it of the whole ("The older pipes ...", "the largest
-    employer") without a word of its own for the part; else ''."""
+    """A note when the support says a thing of part of a whole ("Several of the older pipes ...", "destroyed part
+    of the 1923 archive") or ranks it among others ("among the largest employers", "one of the top employers")
+    and the claim says it of the whole ("The older pipes ...", "the largest employer"): no word of its own for
+    the part within a few words before the thing, nor an "of" before it ("A lot of the pipes"); else ''."""
     n = len(support.tokens)
     for k in range(n - 2):
         norm = support.tokens[k].norm
-        if norm in _PARTITIVES and (support.breaks[k] or support.initial[k]) and support.tokens[k + 1].norm == "of" \
-                and support.tokens[k + 2].norm in _OF_DETERMINERS:
+        if norm in _PARTITIVES and support.tokens[k + 1].norm == "of" and support.tokens[k + 2].norm in _OF_DETERMINERS:
+            if norm in _BELONGING and not (support.breaks[k] or support.initial[k]):
+                continue
             start = k + 3
         elif (norm == "among" or (norm == "one" and support.tokens[k + 1].norm == "of")) and \
                 support.tokens[k + 1 + (norm == "one")].norm == "the":
             start = k + 2 + (norm == "one")
-            if start >= n or not (support.tokens[start].norm in qualifiers or support.tokens[start].norm.endswith("iest")):
+            rank = support.tokens[start].norm if start < n else ""
+            if not (rank in qualifiers or rank in _RANKS or rank.endswith("iest")):
                 continue  # "among the residents" places; "among the largest", "the busiest" rank
         else:
             continue
         head = next((m for m in range(start, min(n, start + 4)) if support.stems[m] and not support.breaks[m]), None)
         if head is None:
             continue
-        said = claim.positions.get(support.all_stems[head], [])
         own = {support.tokens[m].norm for m in range(start, head + 1) if support.tokens[m].number}
-        if not said or any(t.norm in _PART_KEPT for t in claim.tokens) or any(
-                t.number and t.norm not in own for m in said for t in claim.tokens[max(0, m - 3) : m]):
-            continue  # "some of the pipes", "two of the pipes"; not "The 1923 archive" over "Part of the 1923 archive"
-        return (f"scope: its support says it of '{_span(support, k, head + 1)}'; the claim of "
-                f"'{_span(claim, max(0, said[0] - 1), said[0] + 1)}'")
+        said = claim.positions.get(support.all_stems[head], [])
+        ranked = head == start and norm in ("among", "one")
+        if not said or any(
+                t.norm in _PART_KEPT or t.norm == "of" for m in said for t in claim.tokens[max(0, m - 5) : m]) or any(
+                t.number and t.norm not in own for m in said for t in claim.tokens[max(0, m - 2) : m]) or (
+                ranked and any(m and claim.tokens[m - 1].norm in ("a", "an") for m in said)):
+            continue  # "some of the pipes", "two of the pipes", "a lot of the pipes", "a top employer"; not "The
+            # 1923 archive" over "Part of the 1923 archive"
+        return (f"scope: its support says it of '{_span(support, k, head)}'; the claim of "
+                f"'{_span(claim, max(0, said[0] - 1), said[0])}'")
     return ""
 
 
@@ -1016,6 +1029,10 @@ def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], froze
     k = i + 1
     if text.raw[text.tokens[i].end : text.tokens[i].end + 2].strip().startswith("%"):
         units.add(lex.units["percent"])  # "5.5%" is "5.5 percent"; "1.5 percentage points" is another unit
+    if k < n and text.tokens[k].start == text.tokens[i].end and text.tokens[k].norm in _GLUED_SCALES:
+        scales.add(lex.units[_GLUED_SCALES[text.tokens[k].norm]])  # "2.5m people", "40k staff": a scale too
+    if k + 1 < n and text.tokens[k].norm == "per" and text.tokens[k + 1].norm in ("cent", "centum"):
+        units.add(lex.units["percent"])  # "5 per cent"
     while k < n and not text.breaks[k]:
         unit = lex.units.get(text.tokens[k].norm)
         scale = text.tokens[k].norm in _SCALE_WORDS
@@ -1057,12 +1074,14 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
             j = theirs[0][0]
             return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
         counted = [j for j, u in theirs if not any(u) and j + 1 < len(support.tokens) and not support.breaks[j + 1]
-                   and support.stems[j + 1]]
+                   and support.stems[j + 1] and support.tokens[j + 1].norm.isalpha()
+                   and len(support.tokens[j + 1].norm) > 3 and support.tokens[j + 1].norm not in _PER_WORDS
+                   and not support.raw[: support.tokens[j].start].rstrip().endswith(tuple(CURRENCY_SIGNS))]
         if unit[1] and counted and len(counted) == len(theirs) and not any(
                 lex.units.get(t.norm) in unit[1] for t in support.tokens):
             # "a four-week ban" over "a four-match ban": the support counts something else, and never names the unit
             j = counted[0]
-            return f"units: the claim's '{_span(claim, i, i + 2)}' is '{_span(support, j, j + 2)}' in its support"
+            return f"units: the claim's '{_span(claim, i, i + 1)}' is '{_span(support, j, j + 1)}' in its support"
         rate = _per(claim, i, lex)
         rates = [(j, other) for j, _ in theirs if (other := _per(support, j, lex)) is not None]
         if rate is not None and rates and all(other[:2] != rate[:2] for _, other in rates):
@@ -1072,26 +1091,37 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
-_RATE_WORDS = frozenset("per each every apiece".split())
+# Words by which a claim counts per something itself ("each dose costs", "200 cars daily", "3,000 rpm").
+_RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly annually annual hourly nightly
+    rpm bpm mph kph mpg fps""".split())
 
 
 def _rate_after(text: Text, i: int) -> int | None:
-    """The index of a "per" within four tokens after number i that counts it per something ("12 dollars per
-    dose"; not "5 per cent"), or None."""
+    """The index of the word that number i is counted per, within a few tokens after it: "12 dollars per dose",
+    "12 dollars a dose", "12 dollars each", "$12/dose", "for every dose" (not "5 per cent", "per the statute"),
+    or None."""
     n = len(text.tokens)
-    for m in range(i + 1, min(n - 1, i + 5)):
+    for m in range(i + 1, min(n, i + 5)):
         if text.breaks[m] or text.tokens[m].number:
             return None
-        if text.tokens[m].norm == "per" and not text.breaks[m + 1] and text.tokens[m + 1].norm not in ("cent", "centum"):
-            return m
+        norm, nxt = text.tokens[m].norm, (text.tokens[m + 1] if m + 1 < n and not text.breaks[m + 1] else None)
+        if norm in ("each", "apiece") and (m == i + 1 or (m == i + 2 and text.stems[i + 1] is not None)):
+            return m  # "12 dollars each"
+        if nxt is None or nxt.norm in _DETERMINERS or nxt.norm in ("cent", "centum") or not text.stems[m + 1]:
+            continue
+        counted = m == i + 1 or (m == i + 2 and text.stems[i + 1] is not None)  # "30 a day", "12 dollars a dose"
+        if norm in ("per", "every") or (norm in ("a", "an") and counted) or (
+                text.raw[text.tokens[m - 1].end : text.tokens[m].start].strip() == "/" and m <= i + 2):
+            return m + 1  # "per dose", "a dose", "$12/dose", "for every dose"
     return None
 
 
 def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when every time the support states a number of the claim it counts it per something ("costs 12
     dollars per dose") and the claim states it with no rate ("The two-dose course costs 12 dollars"), else ''.
-    A claim that counts per, each or every anywhere, or with "a" after the number ("12 dollars a dose"), keeps a
-    rate; a number with a unit of its own is the units' business ("30 mph")."""
+    A claim keeps a rate with a word of its own (per, each, daily, ..., "a" after the number: "12 dollars a
+    dose") or by naming one of what is counted ("One dose costs $12", "Adults pay $5" over "$5 per adult"); a
+    number with a unit of its own is the units' business ("30 mph")."""
     if any(t.norm in _RATE_WORDS for t in claim.tokens):
         return ""
     for i, tok in enumerate(claim.tokens):
@@ -1100,10 +1130,16 @@ def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
             continue
         theirs = [j for j in support.positions.get(claim.all_stems[i], []) if support.tokens[j].number]
         rates = [r for j in theirs if (r := _rate_after(support, j)) is not None]
-        if theirs and len(rates) == len(theirs):
-            j = theirs[0]
-            return (f"units: its support counts '{_span(support, j, rates[0] + 1)}'; the claim's "
-                    f"'{_span(claim, i, i + 1)}' counts no rate")
+        if not theirs or len(rates) < len(theirs):
+            continue
+        per = {support.stems[r] for r in rates if r < len(support.tokens) and support.tokens[r].norm not in ("each", "apiece")}
+        named = [m for m, s in enumerate(claim.stems) if s in per]
+        if any(_plural(claim.tokens[m]) or (m and claim.tokens[m - 1].norm in ("one", "a", "an", "single"))
+               for m in named):
+            continue  # "One dose costs $12", "A single dose costs", "Adults pay $5"
+        j = theirs[0]
+        return (f"units: its support counts '{_span(support, j, rates[0])}'; the claim's "
+                f"'{_span(claim, i, i + 1)}' counts no rate")
     return ""
 
 
@@ -1141,6 +1177,10 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
         end += 1
     return first, end
 
+
+# A letter glued to a number without a currency sign is a unit or a scale ("a 100m sprint", "2.5m people"): read as
+# both, so "2.5 billion people" over "2.5m people" differs in its scale.
+_GLUED_SCALES = {"m": "million", "k": "thousand"}
 
 # Words that scale a number before its unit ("1.2 million miles").
 _SCALE_WORDS = frozenset("thousand thousands million millions billion billions trillion".split())
@@ -1202,7 +1242,7 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
     # maker says the engine runs ...") may not rest on a modal one ("says the engine should run ...")
     hedges = {claim.tokens[h].norm for h in range(len(claim.tokens)) if _hedges(claim, h, lex)}
     hedged = bool(hedges)
-    if not hedges or hedges <= _REPORT_ONLY:
+    if not hedges or (hedges <= _REPORT_ONLY and not any(t.norm in _MODAL_VERBS for t in claim.tokens)):
         for h, tok in enumerate(support.tokens):
             if hedged and tok.norm not in _MODALS:
                 continue
@@ -1212,10 +1252,17 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
             first, end = _clause_of(support, h)
             if tok.norm == "according" and end < len(support.tokens) and support.initial[first]:
                 end = _clause_of(support, end)[1]  # "According to the defendant, the car was stolen"
+            # a conjunct with a subject or a verb of its own is no longer reported ("He asked her to marry him and
+            # she agreed", "The pilot asked to land and was cleared to land")
+            end = next((k for k in range(h + 2, end - 1) if support.tokens[k].norm == "and" and (
+                support.tokens[k + 1].norm in _SUBJECT_PRONOUNS or support.tokens[k + 1].norm in _AUXILIARIES - {"to"})),
+                end)
             reported = support.stems[h + 1 : end]
             if end == h + 1 and first > 0 and tok.norm in _REPORTS_BEFORE | _SAYS and not any(
                     t.norm == "than" for t in support.tokens[first:h]):
                 reported = support.stems[: first]  # ", officials estimate." reports the sentence before it
+            if hedged and any(t.norm in ("and", "but") for t in support.tokens[max(first, h - 3) : h]):
+                continue  # a report's later conjunct ("... damaged 300 homes and may damage more")
             if len(wanted & {s for s in reported if s}) >= 2:
                 start = next((k for k in range(max(first, h - 3), h) if support.tokens[k].norm in _EVIDENCE_DENIERS), h)
                 return (f"certainty: its support says '{_span(support, start, min(end - 1, h + 3))} ...', the claim "
@@ -1244,7 +1291,10 @@ def _certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
 
 
 # Hedges that say a thing may be so, as against words that report it ("says", "according to").
-_MODALS = frozenset("may might could should possibly perhaps probably likely potentially ought".split())
+_MODALS = frozenset("may might should possibly perhaps probably likely potentially ought".split())
+# Modal verbs by which a claim says what can, may or will be ("said residents can park"): it keeps a modal of its
+# support's ("... may park"); "could" is as often a past "can" ("could not train", "could hold 500").
+_MODAL_VERBS = frozenset("can could may might should would must will".split())
 _REPORT_ONLY = frozenset("""say says said told according claim claims claimed report reports reported reportedly
     allege alleges alleged allegedly maintain maintains maintained insist insists insisted argue argues argued
     contend contends contended believe believes believed think thinks thought""".split())
