@@ -2254,3 +2254,47 @@ def test_review_of_28(claim: str, quote: str, strict: bool) -> None:
 def test_odd_number_text_verifies_without_error(text: str) -> None:
     v, _ = lattice(text, text)
     assert v.label in (Label.STRICT, Label.UNGROUNDED, Label.HYBRID)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        # from held-out-13's failures, read after its blind totals
+        ("Anna Berg finished second in 3 hours 2 minutes at the city marathon.",
+         "Anna Berg finished fourth in 3 hours 2 minutes at the city marathon.", False),
+        ("Anna Berg finished fourth in 3 hours 2 minutes at the city marathon.",
+         "Anna Berg finished 4th in 3 hours 2 minutes at the city marathon.", True),
+        ("Emissions in 2022 were a fifth below their 1990 level in the region.",
+         "Emissions in 2022 were 20 percent lower than in 1990 in the region.", True),
+        ("The Orbit K, the cheapest model, has a single camera and a small battery.",
+         "The Orbit T, the cheapest model, has a single camera and a small battery.", False),
+        ("A weekend ticket costs 30 euros per car at the festival.",
+         "A weekend ticket costs 30 euros per person at the festival.", False),
+        ("The region has 300 inhabitants per square kilometre.", "The region has 300 inhabitants per km2.", True),
+        ("The experts concluded that the painting was a forgery.",
+         "The experts concluded that the painting was genuine.", False),
+        ("The minister accepted money from the developer.",
+         "The minister denied that he had accepted money from the developer.", False),
+        ("Every nurse on the ward is getting a 5 percent raise.",
+         "The union is calling for a 5 percent raise for every nurse on the ward.", False),
+        ("Patients on the drug had fewer falls than those on placebo.",
+         "Patients on the drug showed a trend towards fewer falls than those on placebo.", False),
+        ("The festival ran from May until August in the old park.",
+         "The festival began in May and will run until August in the old park.", False),
+        ("In the survey, one in four adults said they slept badly.",
+         "In the survey, 25 percent of adults said they slept badly.", True),
+        ("In the survey, one in four adults said they slept badly.",
+         "In the survey, 20 percent of adults said they slept badly.", False),
+        ("Most members voted to accept the revised offer at the meeting.",
+         "A clear majority of members voted to accept the revised offer at the meeting.", True),
+        ("The club's ticket sales rose to 3.2 million from 2.9 million a year earlier.",
+         "The club's ticket sales were 3.2 million, up from 2.9 million the year before.", True),
+        ("Thirty-six twelve-seat buses will be delivered to the city in 2027.",
+         "The city will receive 36 twelve-seat buses in 2027.", True),
+    ],
+)
+def test_held_out_13_classes(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": quote}]  # a title without the claim's numbers
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert (v.label is Label.STRICT) is strict, v.claims[0].notes

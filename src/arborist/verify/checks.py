@@ -57,6 +57,7 @@ from arborist.verify.normalize import (
     Token,
     has_negation,
     is_decade,
+    is_ordinal,
     name_tokens,
     normalise,
     number_values,
@@ -412,7 +413,24 @@ def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
             elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
                     k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
                 out[tok.norm] = ("percent", Decimal(tok.norm))
+            elif (tok.number or tok.norm == "one") and (whole := _out_of(tokens, k)) is not None:
+                part = Decimal(1) if tok.norm == "one" else Decimal(tok.norm)
+                share = ("fraction", part / Decimal(tokens[whole].norm) * 100)
+                out[tok.norm] = out[tokens[whole].norm] = share  # "nine in ten" is 90 percent, "one in five" 20
     return out
+
+
+def _out_of(tokens: list[Token], k: int) -> int | None:
+    """The index of M when number k is the N of "N in M" or "N out of M" (a share: "one in five adults"), else
+    None."""
+    after = [t.norm for t in tokens[k + 1 : k + 4]]
+    m = k + 2 if after[:1] == ["in"] else k + 3 if after[:2] == ["out", "of"] else None
+    if m is None or m >= len(tokens) or not tokens[m].number:
+        return None
+    with contextlib.suppress(InvalidOperation):
+        if 0 < Decimal("1" if tokens[k].norm == "one" else tokens[k].norm) < Decimal(tokens[m].norm) <= 1000:
+            return m
+    return None
 
 
 def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
@@ -428,8 +446,8 @@ def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
 def _demonym_stated(claim: Claim, name: str, chunks: list[Prepared]) -> bool:
     """Whether the claim uses `name` as a people's adjective before a thing ("a northern Italian monastery",
     "twelve Brazilian cities") and the evidence places a thing in or from that place ("in northern Italy",
-    "from Kenya", "Japan's"). Not a nationality said of someone ("The chef is Italian" over "works in Italy"), nor the
-    other way round."""
+    "from Kenya", "Japan's"). Not a nationality said of someone ("The chef is Italian" over "works in Italy"), nor
+    the other way round ("shot in America" over "an American actor")."""
     place = DEMONYMS.get(name)
     if place is None or not any(
             t.norm == name and k + 1 < len(claim.tokens) and not claim.text[t.end : claim.tokens[k + 1].start].strip()
@@ -439,6 +457,26 @@ def _demonym_stated(claim: Claim, name: str, chunks: list[Prepared]) -> bool:
     return any(tok.norm == place and (any(t.norm in ("in", "from", "of") for t in chunk.tokens[max(0, k - 2) : k])
                                       or (k + 1 < len(chunk.tokens) and chunk.tokens[k + 1].norm == "s"))
                for chunk in chunks for k, tok in enumerate(chunk.tokens))
+
+
+def _place_in_order(claim: Claim, k: int) -> bool:
+    """Whether token k is an ordinal that places something in an order ("finished second", "the 3rd round"): not
+    a fraction ("a fifth", "two thirds"), a date ("the fourth of July", "4th March") or a list's "Second, ..."."""
+    tokens = claim.tokens
+    tok = tokens[k]
+    if not is_ordinal(tok):
+        return False
+    before = tokens[k - 1] if k else None
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    if before is not None and (before.number or before.norm in ("a", "an", "one")):
+        return False
+    if after is not None and (after.norm in ("of", "century", "centuries") or after.norm in _MONTHS):
+        return False
+    return not (sentence_initial(claim.text, tok) and claim.text[tok.end : tok.end + 1] == ",")
+
+
+_MONTHS = frozenset("""january february march april may june july august september october november december jan feb
+    mar apr jun jul aug sep sept oct nov dec""".split())
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -469,6 +507,11 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words
                        and not (stated.get(n, set()) & values)]
+    # a place in an order is stated only as one: "finished second" is not "2 hours"
+    ordinals = {t.norm: t.surface for k, t in enumerate(claim.tokens) if _place_in_order(claim, k)}
+    pool_ordinals = {t.norm for chunk in chunks for t in (*chunk.tokens, *chunk.title_tokens) if is_ordinal(t)}
+    missing_numbers += [surface for n, surface in ordinals.items()
+                        if n not in pool_ordinals and surface not in missing_numbers and n in pool_numbers]
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()
     missing_names = [names[n] for n in reversed(names) if n not in pool_words
                      and not (n in opening and opening[n] in pool_stems) and not _demonym_stated(claim, n, chunks)]

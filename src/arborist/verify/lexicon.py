@@ -18,7 +18,8 @@ NEGATION_WORDS: tuple[str, ...] = (
 # does not back a claim that states the state now ("is the largest"; see `polarity`).
 FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
 # Words that state a claim in the present.
-PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently")
+PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently",
+                                  "continues", "continue")
 # Nouns of time that "at no ..." (or "not ... at any ...") makes "never": "at no point", "at no time".
 NEVER_NOUNS: frozenset[str] = frozenset({"point", "time", "stage", "moment"})
 
@@ -38,7 +39,8 @@ QUALIFIER_WORDS: tuple[str, ...] = (
 )
 # Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
 QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (
-    frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}),
+    frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}), frozenset({"most", "majority"}),
+    frozenset({"largest", "biggest"}),
     frozenset({"always", "constantly", "consistently", "continually", "continuously", "invariably", "routinely",
                "perpetually"}),
 )
@@ -89,6 +91,7 @@ HEDGE_WORDS: tuple[str, ...] = (
     "threatens", "threatened", "estimate", "estimates", "estimated", "fear", "fears", "feared", "expect", "expects",
     "meant", "propose", "proposes", "proposing", "described", "worry", "worries", "anticipate", "anticipates",
     "ask", "asks", "asked", "maintain", "maintains", "maintained", "hint", "hints", "hinted",
+    "deny", "denies", "denied", "call", "calls", "calling", "called", "trend",
     "branded", "labelled", "labeled", "characterised", "characterized",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
@@ -138,7 +141,15 @@ IRREGULAR_VERBS: dict[str, str] = dict(pair.split(":") for pair in """begun:begi
     bought:buy built:build spoken:speak chosen:choose drawn:draw grown:grow known:know shown:show thrown:throw
     broken:break driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly
     flew:fly eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay
-    found:find brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat seen:see saw:see""".split())
+    found:find brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat seen:see saw:see
+    ran:run came:come became:become kept:keep left:leave led:lead lost:lose held:hold stood:stand sat:sit
+    grew:grow knew:know threw:throw wore:wear worn:wear sang:sing sung:sing drank:drink drunk:drink shook:shake
+    shaken:shake forgot:forget forgotten:forget got:get gotten:get sought:seek thought:think dealt:deal
+    slept:sleep spoke:speak woke:wake woken:wake rode:ride ridden:ride shot:shoot fed:feed fled:flee bred:breed
+    laid:lay stuck:stick swore:swear sworn:swear tore:tear torn:tear withdrew:withdraw withdrawn:withdraw
+    overtook:overtake overtaken:overtake undertook:undertake undertaken:undertake forgave:forgive
+    forgiven:forgive chose:choose froze:freeze stole:steal broke:break drew:draw hid:hide bit:bite
+    bitten:bite""".split())
 
 # A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
 # "a monastery in northern Italy" does (ENTITY_MISSING reads either for the other). Plurals ("Italians") too.
@@ -279,6 +290,9 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                   True, False),
     "trade": (("import", "imports", "imported", "importer"), ("export", "exports", "exported", "exporter"),
               False, False),
+    "authenticity": (("genuine", "authentic", "authenticity"),
+                     ("fake", "fakes", "faked", "forged", "forgery", "counterfeit", "spurious", "bogus", "sham"),
+                     True, False),
     "success": (("success", "successful", "successfully", "succeed", "succeeded"),
                 ("failure", "unsuccessful", "unsuccessfully"), True, False),
     "period": (("since",), ("until", "till"), False, False),

@@ -224,6 +224,10 @@ def _compound_counts(text: str, tokens: list[Token]) -> list[Token]:
             continue
         run = [t for t in tokens[k : end + 1] if t.norm != "and"]
         value = _run_value(run)
+        while value is None and end > k + 1:  # "twenty-four four-carriage units": 24, then 4
+            end -= 1
+            run = [t for t in tokens[k : end + 1] if t.norm != "and"]
+            value = _run_value(run) if tokens[end].norm != "and" else None
         surface = text[run[0].start : run[-1].end]
         start = run[0].start
         if (value is not None and run[0].norm == "a" and out and out[-1].surface.casefold() == "half"
@@ -307,6 +311,12 @@ def _fractions_and_enumerations(text: str, tokens: list[Token]) -> list[Token]:
         elif tok.spelled and word in ORDINAL_WORDS and sentence_initial(text, tok) and text[tok.end : tok.end + 1] == ",":
             out[k] = Token(word, tok.start, tok.end, tok.surface)
     return out
+
+
+def is_ordinal(tok: Token) -> bool:
+    """Whether a number token is an ordinal ("second", "2nd"): a place in an order, not a count."""
+    word = tok.surface.casefold()
+    return tok.number and (word in ORDINAL_WORDS or _DIGIT_ORDINAL.fullmatch(word) is not None)
 
 
 def _counted(norm: str) -> str | None:
@@ -412,13 +422,13 @@ def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
 
 
 def _letter_name(text: str, tokens: list[Token], i: int) -> bool:
-    """Token i is a capital letter that names a kind after its word ("vitamin D", "hepatitis C"), though the
-    same letter lowercase is a stopword ("I'd", "don't")."""
+    """Token i is a capital letter that names a kind after its word ("vitamin D", "hepatitis C") or a model after
+    its name ("the Nimbus S"), though the same letter lowercase is a stopword ("I'd", "don't")."""
     tok = tokens[i]
-    if len(tok.surface) != 1 or tok.surface in "AI" or i == 0:
+    if len(tok.surface) != 1 or not tok.surface.isupper() or tok.surface in "AI" or i == 0:
         return False
     before = tokens[i - 1]
-    return (before.surface.islower() and not is_stopword(before.norm) and not before.number
+    return (not is_stopword(before.norm) and not before.number and len(before.surface) > 1
             and not text[before.end : tok.start].strip())
 
 

@@ -93,7 +93,10 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
         # several house fires"); after a verb it opens what is said ("showed that ...") and stays in its part
         relative = (tok.norm == "that" and i and stem_before(i) and i + 1 < len(tokens)
                     and tokens[i + 1].norm not in _ARTICLES and not tokens[i + 1].number)
-        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or tok.norm in PREPOSITIONS or to_a or of_ing or relative
+        share = (tok.norm == "in" and i + 1 < len(tokens) and tokens[i + 1].number
+                 and (tokens[i - 1].number or tokens[i - 1].norm == "one"))  # "one in five": a share, one part
+        if i and out[-1] and (tok.norm in BOUNDARY_WORDS or (tok.norm in PREPOSITIONS and not share) or to_a or of_ing
+                              or relative
                               or any(c in CLAUSE_MARKS for c in between)
                               or ((tok.norm in _VERB_WORDS or tok.norm in _SUBJECTS)
                                   and out[-1][0][0].norm in PREPOSITIONS)):

@@ -393,6 +393,11 @@ class Text:
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
             elif tokens[k].norm == "up" and tokens[k - 1].norm in _SPEEDS:
                 text.event_stems[k] = _INCREASE  # "speeding up" quickens
+            elif tokens[k].norm in ("up", "down") and k + 1 < len(tokens) and not breaks[k + 1] and (
+                    tokens[k + 1].number or (tokens[k + 1].norm in ("from", "by") and k + 2 < len(tokens)
+                                             and tokens[k + 2].number)):
+                # "was up 12 percent", "down 3 percent", ", up from 1.6 million": a figure's rise or fall
+                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
         # "had already reached capacity when the storm arrived": before it
         for k in range(1, len(tokens)):
             if tokens[k].norm == "when" and any(
@@ -878,6 +883,9 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     unit = _unit_changed(claim, support, lex) or _rate_dropped(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
+    model = _model_letter_changed(claim, support)
+    if model:
+        add(Reason.ENTITY_MISSING, model)
     restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
                                           support.initial, frozenset(t.norm for t in claim.tokens if t.number))
     if restricted:
@@ -1096,6 +1104,26 @@ _RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly ann
     rpm bpm mph kph mpg fps""".split())
 
 
+def _model_letter_changed(claim: Text, support: Text) -> str:
+    """A note when the claim names a model by a letter after its name ("the Nimbus S") and its support gives that
+    name only other letters ("the Nimbus X"), else '': a lone letter is no content word, so overlap never sees it."""
+    def letter(text: Text, k: int) -> bool:
+        surface = text.tokens[k].surface
+        return (len(surface) == 1 and surface.isupper() and surface not in "AI" and k > 0
+                and text.tokens[k - 1].capitalised and text.raw[text.tokens[k - 1].end : text.tokens[k].start] == " ")
+
+    for k in range(1, len(claim.tokens)):
+        if not letter(claim, k):
+            continue
+        name = claim.tokens[k - 1].norm
+        theirs = {support.tokens[m].surface for m in range(1, len(support.tokens))
+                  if support.tokens[m - 1].norm == name and letter(support, m)}
+        if theirs and claim.tokens[k].surface not in theirs:
+            return (f"names: the claim's '{_span(claim, k - 1, k)}' is '{name.title()} {sorted(theirs)[0]}' in its "
+                    "support")
+    return ""
+
+
 def _rate_after(text: Text, i: int) -> int | None:
     """The index of the word that number i is counted per, within a few tokens after it: "12 dollars per dose",
     "12 dollars a dose", "12 dollars each", "$12/dose", "for every dose" (not "5 per cent", "per the statute"),
@@ -1122,17 +1150,29 @@ def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
     A claim keeps a rate with a word of its own (per, each, daily, ..., "a" after the number: "12 dollars a
     dose") or by naming one of what is counted ("One dose costs $12", "Adults pay $5" over "$5 per adult"); a
     number with a unit of its own is the units' business ("30 mph")."""
-    if any(t.norm in _RATE_WORDS for t in claim.tokens):
-        return ""
+    kept = any(t.norm in _RATE_WORDS for t in claim.tokens)
     for i, tok in enumerate(claim.tokens):
-        if not tok.number or any(_unit_after(claim, i, lex)) or any(
-                claim.tokens[m].norm in ("a", "an") for m in range(i + 1, min(len(claim.tokens), i + 5))):
+        if not tok.number:
             continue
         theirs = [j for j in support.positions.get(claim.all_stems[i], []) if support.tokens[j].number]
         rates = [r for j in theirs if (r := _rate_after(support, j)) is not None]
         if not theirs or len(rates) < len(theirs):
             continue
-        per = {support.stems[r] for r in rates if r < len(support.tokens) and support.tokens[r].norm not in ("each", "apiece")}
+        per = {support.stems[r] for r in rates if support.tokens[r].norm not in ("each", "apiece")}
+        mine = _rate_after(claim, i)
+
+        def counted(text: Text, r: int) -> set[str | int]:  # the stems and unit groups of "per square kilometre"
+            end = r + 2 if r + 1 < len(text.tokens) and not text.breaks[r + 1] else r + 1
+            words = [t.norm for t in text.tokens[r:end]]
+            return {s for s in text.stems[r:end] if s} | {g for w in words if (g := lex.units.get(w)) is not None}
+
+        if mine is not None and claim.stems[mine] and per and all(
+                support.tokens[r].norm.isalpha() and not counted(claim, mine) & counted(support, r) for r in rates):
+            return (f"units: the claim counts '{_span(claim, i, mine)}'; its support "
+                    f"'{_span(support, theirs[0], rates[0])}'")  # "6 euros per family" over "per adult"
+        if kept or any(_unit_after(claim, i, lex)) or any(
+                claim.tokens[m].norm in ("a", "an") for m in range(i + 1, min(len(claim.tokens), i + 5))):
+            continue
         named = [m for m, s in enumerate(claim.stems) if s in per]
         if any(_plural(claim.tokens[m]) or (m and claim.tokens[m - 1].norm in ("one", "a", "an", "single"))
                for m in named):
@@ -1198,7 +1238,7 @@ _REPORTS_BEFORE = frozenset(
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
     threatened estimate estimates estimated fear fears feared expect expects meant propose proposes proposing
     described branded labelled labeled characterised characterized worry worries anticipate anticipates ask asks
-    asked maintain maintains maintained hint hints hinted""".split()
+    asked maintain maintains maintained hint hints hinted deny denies denied call calls calling called trend""".split()
 )
 # Verbs of saying that report the sentence before them when they end it (", officials said.").
 _SAYS = frozenset("say says said believe believes reported report reports".split())
@@ -1215,7 +1255,9 @@ _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened"
                          "fears": ("that",), "feared": ("that", "to"), "meant": ("to",), "worry": ("that",),
                          "worries": ("that",), "maintain": ("that",), "maintains": ("that",),
                          "maintained": ("that",), "hint": ("that", "at"), "hints": ("that", "at"),
-                         "hinted": ("that", "at")}
+                         "hinted": ("that", "at"), "deny": ("that",), "denies": ("that",), "denied": ("that",),
+                         "call": ("for",), "calls": ("for",), "calling": ("for",), "called": ("for",),
+                         "trend": ("towards", "toward")}
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
