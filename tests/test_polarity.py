@@ -2285,8 +2285,9 @@ def test_odd_number_text_verifies_without_error(text: str) -> None:
          "In the survey, 25 percent of adults said they slept badly.", True),
         ("In the survey, one in four adults said they slept badly.",
          "In the survey, 20 percent of adults said they slept badly.", False),
+        # "majority" is not read as "most": "the majority party", "short of a majority"
         ("Most members voted to accept the revised offer at the meeting.",
-         "A clear majority of members voted to accept the revised offer at the meeting.", True),
+         "A clear majority of members voted to accept the revised offer at the meeting.", False),
         ("The club's ticket sales rose to 3.2 million from 2.9 million a year earlier.",
          "The club's ticket sales were 3.2 million, up from 2.9 million the year before.", True),
         ("Thirty-six twelve-seat buses will be delivered to the city in 2027.",
@@ -2295,6 +2296,44 @@ def test_odd_number_text_verifies_without_error(text: str) -> None:
 )
 def test_held_out_13_classes(claim: str, quote: str, strict: bool) -> None:
     evidence = [{"id": "E1", "title": "Report", "text": quote}]  # a title without the claim's numbers
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert (v.label is Label.STRICT) is strict, v.claims[0].notes
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        # from a review of /28 (4): faithful forms it rejected
+        ("The treaty was signed in Berlin on May 2nd, 1945.", "The treaty was signed in Berlin on 2 May 1945.", True),
+        ("The play's third act is set in a lighthouse on the coast.", "Act 3 of the play is set in a lighthouse on the coast.",
+         True),
+        ("He applied for asylum in Germany in 2015.", "He applied for asylum in Germany in 2015, but it was denied.",
+         True),
+        ("The recipe requires two eggs and 200 grams of flour.", "The recipe calls for two eggs and 200 grams of flour.",
+         True),
+        ("The hotel charges 80 euros per person per night in summer.",
+         "In summer the hotel charges 80 euros per night per person.", True),
+        ("The school spends 6,000 pounds per pupil each year.", "Each year the school spends 6,000 pounds per student.",
+         True),
+        ("The home side was up 3-1 at half-time in the cup match.", "The home side led 3-1 at half-time in the cup match.",
+         True),
+        ("Franklin D Roosevelt was elected president in 1932.", "Franklin Delano Roosevelt was elected president in 1932.",
+         True),
+        ("The striker scored 2 in 10 minutes to win the match.", "The striker scored 2 goals in 10 minutes to win the match.",
+         True),
+        ("A quarter of fatal crashes involved a driver over the limit.",
+         "One in four fatal crashes involved a driver over the limit.", True),
+        # and reversals it let through
+        ("In the survey, one in five adults smokes every day.", "In the survey, five adults smoke every day.", False),
+        ("The city is the largest port in the country.", "The city is among the biggest ports in the country.", False),
+        ("The city is the largest port in the country.", "The city is the second biggest port in the country.", False),
+        ("Residents drink a bit of local wine at the festival.",
+         "Residents used to drink a bit of local wine at the festival.", False),
+    ],
+)
+def test_review_of_28_4(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": quote}]
     answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
     v = verify_answer(claim, "claim_lattice", evidence, answer)
     assert (v.label is Label.STRICT) is strict, v.claims[0].notes

@@ -62,6 +62,7 @@ from arborist.verify.normalize import (
     normalise,
     number_values,
     sentence_initial,
+    share_whole,
     strip_quote,
     token_stems,
     tokenise,
@@ -413,24 +414,11 @@ def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
             elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
                     k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
                 out[tok.norm] = ("percent", Decimal(tok.norm))
-            elif (tok.number or tok.norm == "one") and (whole := _out_of(tokens, k)) is not None:
+            elif (tok.number or tok.norm == "one") and (whole := share_whole(tokens, k)) is not None:
                 part = Decimal(1) if tok.norm == "one" else Decimal(tok.norm)
                 share = ("fraction", part / Decimal(tokens[whole].norm) * 100)
                 out[tok.norm] = out[tokens[whole].norm] = share  # "nine in ten" is 90 percent, "one in five" 20
     return out
-
-
-def _out_of(tokens: list[Token], k: int) -> int | None:
-    """The index of M when number k is the N of "N in M" or "N out of M" (a share: "one in five adults"), else
-    None."""
-    after = [t.norm for t in tokens[k + 1 : k + 4]]
-    m = k + 2 if after[:1] == ["in"] else k + 3 if after[:2] == ["out", "of"] else None
-    if m is None or m >= len(tokens) or not tokens[m].number:
-        return None
-    with contextlib.suppress(InvalidOperation):
-        if 0 < Decimal("1" if tokens[k].norm == "one" else tokens[k].norm) < Decimal(tokens[m].norm) <= 1000:
-            return m
-    return None
 
 
 def _same_share(a: tuple[str, Decimal], b: tuple[str, Decimal]) -> bool:
@@ -460,23 +448,20 @@ def _demonym_stated(claim: Claim, name: str, chunks: list[Prepared]) -> bool:
 
 
 def _place_in_order(claim: Claim, k: int) -> bool:
-    """Whether token k is an ordinal that places something in an order ("finished second", "the 3rd round"): not
-    a fraction ("a fifth", "two thirds"), a date ("the fourth of July", "4th March") or a list's "Second, ..."."""
+    """Whether token k is an ordinal that places someone in a finishing order ("finished second", "came 3rd",
+    "ranked fifth", "took third place"): such a place is stated only as one ("third in 2 hours" does not state
+    "second"). Other ordinals may be said as counts ("the third act" as "Act 3", "her 100th birthday")."""
     tokens = claim.tokens
-    tok = tokens[k]
-    if not is_ordinal(tok):
+    if not is_ordinal(tokens[k]):
         return False
-    before = tokens[k - 1] if k else None
-    after = tokens[k + 1] if k + 1 < len(tokens) else None
-    if before is not None and (before.number or before.norm in ("a", "an", "one")):
-        return False
-    if after is not None and (after.norm in ("of", "century", "centuries") or after.norm in _MONTHS):
-        return False
-    return not (sentence_initial(claim.text, tok) and claim.text[tok.end : tok.end + 1] == ",")
+    before = tokens[k - 1].norm if k else ""
+    after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+    return before in _PLACING or after in _PLACES
 
 
-_MONTHS = frozenset("""january february march april may june july august september october november december jan feb
-    mar apr jun jul aug sep sept oct nov dec""".split())
+_PLACING = frozenset("""finished finishes finish finishing came comes come placed ranked ranks rank ending ended
+    end""".split())
+_PLACES = frozenset("place places position spot".split())
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -496,17 +481,23 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
             (pool_numbers if tok.number else pool_words).add(tok.norm)
     # a claim's share stated the other way by its evidence: "half" and "50%", "a fifth" and "20 percent"
     said = _shares(claim.text, claim.tokens)
+    shared: set[str] = set()
     if said:
         pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()]
         for n, form in said.items():
-            if any(_same_share(form, other) for other in pool_shares):
+            if any(form == other or _same_share(form, other) for other in pool_shares):
                 pool_numbers.add(n)
+                shared.add(n)
     # one figure written two ways is one number: "1/4" and "0.25", "half a million" and "500,000"
     values = {v for chunk in chunks for tokens in (chunk.tokens, chunk.title_tokens)
               for k in range(len(tokens)) for v in number_values(tokens, k)}
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
-    missing_numbers = [numbers[n] for n in reversed(numbers) if n not in pool_numbers and n not in pool_words
-                       and not (stated.get(n, set()) & values)]
+    # the whole of a claim's "one in five" is stated only by the same share ("five adults" is not it)
+    whole = {claim.tokens[m].norm for k in range(len(claim.tokens))
+             if (claim.tokens[k].number or claim.tokens[k].norm == "one") and (m := share_whole(claim.tokens, k)) is not None}
+    missing_numbers = [numbers[n] for n in reversed(numbers)
+                       if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values))
+                       or (n in whole and n not in shared)]
     # a place in an order is stated only as one: "finished second" is not "2 hours"
     ordinals = {t.norm: t.surface for k, t in enumerate(claim.tokens) if _place_in_order(claim, k)}
     pool_ordinals = {t.norm for chunk in chunks for t in (*chunk.tokens, *chunk.title_tokens) if is_ordinal(t)}

@@ -39,8 +39,7 @@ QUALIFIER_WORDS: tuple[str, ...] = (
 )
 # Qualifier words any one of which states the others ("each patient" is "every patient" is "all patients").
 QUALIFIER_GROUPS: tuple[frozenset[str], ...] = (
-    frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}), frozenset({"most", "majority"}),
-    frozenset({"largest", "biggest"}),
+    frozenset({"all", "every", "each"}), frozenset({"unanimous", "unanimously"}), frozenset({"largest", "biggest"}),
     frozenset({"always", "constantly", "consistently", "continually", "continuously", "invariably", "routinely",
                "perpetually"}),
 )
@@ -91,7 +90,7 @@ HEDGE_WORDS: tuple[str, ...] = (
     "threatens", "threatened", "estimate", "estimates", "estimated", "fear", "fears", "feared", "expect", "expects",
     "meant", "propose", "proposes", "proposing", "described", "worry", "worries", "anticipate", "anticipates",
     "ask", "asks", "asked", "maintain", "maintains", "maintained", "hint", "hints", "hinted",
-    "deny", "denies", "denied", "call", "calls", "calling", "called", "trend",
+    "deny", "denies", "denied", "calling", "called", "trend",
     "branded", "labelled", "labeled", "characterised", "characterized",
     # said to be false: "it is a myth that ...", "falsely claimed that ..."
     "myth", "misconception", "falsely", "wrongly", "mistakenly", "erroneously", "unproven", "unsubstantiated",
@@ -142,14 +141,13 @@ IRREGULAR_VERBS: dict[str, str] = dict(pair.split(":") for pair in """begun:begi
     broken:break driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly
     flew:fly eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay
     found:find brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat seen:see saw:see
-    ran:run came:come became:become kept:keep left:leave led:lead lost:lose held:hold stood:stand sat:sit
-    grew:grow knew:know threw:throw wore:wear worn:wear sang:sing sung:sing drank:drink drunk:drink shook:shake
+    ran:run came:come became:become kept:keep led:lead lost:lose held:hold stood:stand sat:sit
+    grew:grow knew:know threw:throw wore:wear worn:wear sang:sing sung:sing drank:drink shook:shake
     shaken:shake forgot:forget forgotten:forget got:get gotten:get sought:seek thought:think dealt:deal
-    slept:sleep spoke:speak woke:wake woken:wake rode:ride ridden:ride shot:shoot fed:feed fled:flee bred:breed
+    slept:sleep spoke:speak woke:wake woken:wake rode:ride ridden:ride fled:flee bred:breed
     laid:lay stuck:stick swore:swear sworn:swear tore:tear torn:tear withdrew:withdraw withdrawn:withdraw
     overtook:overtake overtaken:overtake undertook:undertake undertaken:undertake forgave:forgive
-    forgiven:forgive chose:choose froze:freeze stole:steal broke:break drew:draw hid:hide bit:bite
-    bitten:bite""".split())
+    forgiven:forgive chose:choose froze:freeze stole:steal broke:break drew:draw hid:hide bitten:bite""".split())
 
 # A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
 # "a monastery in northern Italy" does (ENTITY_MISSING reads either for the other). Plurals ("Italians") too.
@@ -302,7 +300,12 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
     "obligation": (("must", "required", "mandatory", "obligatory", "compulsory", "obliged"),
                    ("may", "can", "should", "optional", "voluntary", "recommended", "encouraged", "advised",
                     "permitted", "allowed"), False, False),
-    "price": (("dearer", "pricier", "costlier", "expensive"), ("cheaper", "inexpensive", "cheap"), False, False),
+    "price": (("dearer", "pricier", "costlier", "expensive", "costly", "overpriced"),
+              ("cheaper", "inexpensive", "cheap", "affordable", "economical"), False, False),
+    "depth": (("deep", "deeper", "deepest"), ("shallow", "shallower", "shallowest"), True, False),
+    "lavishness": (("lavish", "opulent", "extravagant", "luxurious", "sumptuous"),
+                   ("modest", "austere", "frugal", "spartan"), False, False),
+    "condition": (("stable",), ("critical",), False, False),
     "position": (("ahead", "leading"), ("behind", "trailing"), False, False),
     "level": (("above", "up", "upward", "upwards"), ("below", "down", "downward", "downwards"), False, False),
     "permanence": (("permanent", "permanently"), ("temporary", "temporarily", "interim", "provisional"),
@@ -316,7 +319,8 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
                ("oppose", "opposed", "opposes", "opposing", "opponent", "opponents", "opposition", "criticise",
                 "criticised", "criticises", "condemn", "condemned", "condemns", "denounce", "denounced",
                 "denounces", "reject", "rejected", "rejects", "censure", "censured", "censures", "rebuke", "rebuked",
-                "blame", "blamed", "blames", "against"), False, False),  # not "criticized": it stems as "critics"
+                "blame", "blamed", "blames", "against", "panned", "slammed", "lambasted"), False, False),
+    # not "criticized": it stems as "critics"
     "life": (("alive", "living", "survive", "survived", "survives", "survivor", "survivors", "survival"),
              ("dead", "die", "died", "dies", "death", "deaths", "killed", "perished", "deceased"), True, False),
     "ease": (("easy", "easier", "easiest", "easily", "simple", "simpler", "straightforward"),

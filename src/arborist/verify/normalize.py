@@ -26,6 +26,7 @@ offsets in the *original* text, so a report can point at the exact span:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -313,6 +314,25 @@ def _fractions_and_enumerations(text: str, tokens: list[Token]) -> list[Token]:
     return out
 
 
+# What a count "in" a number of them is counted over, when it is no share ("2 in 10 minutes", "3 in 5 games").
+_SPANS = frozenset("""seconds minutes hours days weeks months years decades games matches races starts appearances
+    attempts innings rounds""".split())
+
+
+def share_whole(tokens: list[Token], k: int) -> int | None:
+    """The index of M when token k (a number, or "one") is the N of "N in M" or "N out of M", a share ("one in five
+    adults", "nine out of ten"), else None."""
+    after = [t.norm for t in tokens[k + 1 : k + 4]]
+    m = k + 2 if after[:1] == ["in"] else k + 3 if after[:2] == ["out", "of"] else None
+    if m is None or m >= len(tokens) or not tokens[m].number or (
+            m + 1 < len(tokens) and tokens[m + 1].norm in _SPANS):
+        return None  # "scored 2 in 10 minutes" counts in a span, no share
+    with contextlib.suppress(InvalidOperation):
+        if 0 < Decimal("1" if tokens[k].norm == "one" else tokens[k].norm) < Decimal(tokens[m].norm) <= 1000:
+            return m
+    return None
+
+
 def is_ordinal(tok: Token) -> bool:
     """Whether a number token is an ordinal ("second", "2nd"): a place in an order, not a count."""
     word = tok.surface.casefold()
@@ -421,13 +441,16 @@ def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
     return out
 
 
-def _letter_name(text: str, tokens: list[Token], i: int) -> bool:
+def letter_name(text: str, tokens: list[Token], i: int) -> bool:
     """Token i is a capital letter that names a kind after its word ("vitamin D", "hepatitis C") or a model after
     its name ("the Nimbus S"), though the same letter lowercase is a stopword ("I'd", "don't")."""
     tok = tokens[i]
     if len(tok.surface) != 1 or not tok.surface.isupper() or tok.surface in "AI" or i == 0:
         return False
     before = tokens[i - 1]
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before.capitalised and after is not None and after.capitalised:
+        return False  # an initial inside a name ("Franklin D Roosevelt"), not a model's letter
     return (not is_stopword(before.norm) and not before.number and len(before.surface) > 1
             and not text[before.end : tok.start].strip())
 
@@ -444,7 +467,7 @@ def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
         if not tok.number and not tok.capitalised and any(c.isupper() for c in tok.surface[1:]):
             names.append(tok)  # "iOS", "eBay", "mTOR": a capital inside a word names something
             continue
-        if not tok.capitalised or (is_stopword(tok.norm) and not _letter_name(text, tokens, i)):
+        if not tok.capitalised or (is_stopword(tok.norm) and not letter_name(text, tokens, i)):
             continue
         if sentence_initial(text, tok):
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None

@@ -171,13 +171,21 @@ from functools import cached_property, lru_cache
 
 from arborist.text import stem_all
 from arborist.verify import scope
-from arborist.verify.lexicon import FORMER_WORDS, IRREGULAR_VERBS, NEVER_NOUNS, PRESENT_WORDS
+from arborist.verify.lexicon import (
+    FORMER_WORDS,
+    IRREGULAR_VERBS,
+    NEVER_NOUNS,
+    PRESENT_WORDS,
+    QUALIFIER_GROUPS,
+)
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
     CURRENCY_SIGNS,
     HYPHENS,
     Token,
+    is_ordinal,
     is_stopword,
+    letter_name,
     sentence_initials,
     token_stems,
     tokenise,
@@ -201,6 +209,8 @@ _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny 
 _BEFORE, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(["before", "support", "must", "increase", "decrease"])
 # Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
 _GOES = frozenset("go goes went gone going".split())
+# What a lead or a deficit is counted in ("up 5 points in the poll", "down 2 goals"): no rise or fall.
+_MARGINS = frozenset("points point goals goal runs wickets strokes shots seats votes places".split())
 _SPEEDS = frozenset("speed speeds speeded speeding sped".split())
 # Comparatives that bound a figure with "than" ("less than 10", "more than a third").
 _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
@@ -393,9 +403,10 @@ class Text:
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
             elif tokens[k].norm == "up" and tokens[k - 1].norm in _SPEEDS:
                 text.event_stems[k] = _INCREASE  # "speeding up" quickens
-            elif tokens[k].norm in ("up", "down") and k + 1 < len(tokens) and not breaks[k + 1] and (
-                    tokens[k + 1].number or (tokens[k + 1].norm in ("from", "by") and k + 2 < len(tokens)
-                                             and tokens[k + 2].number)):
+        for k in range(len(tokens) - 1):
+            figure = k + 1 if tokens[k + 1].number else k + 2 if (
+                tokens[k + 1].norm in ("from", "by") and k + 2 < len(tokens) and tokens[k + 2].number) else None
+            if tokens[k].norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
                 # "was up 12 percent", "down 3 percent", ", up from 1.6 million": a figure's rise or fall
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
         # "had already reached capacity when the storm arrived": before it
@@ -961,16 +972,21 @@ def _part_made_whole(claim: Text, support: Text, qualifiers: frozenset[str]) -> 
             rank = support.tokens[start].norm if start < n else ""
             if not (rank in qualifiers or rank in _RANKS or rank.endswith("iest")):
                 continue  # "among the residents" places; "among the largest", "the busiest" rank
+        elif is_ordinal(support.tokens[k]) and support.tokens[k + 1].norm in qualifiers:
+            start = k + 1  # "the second biggest port" is not "the largest port"
         else:
             continue
         head = next((m for m in range(start, min(n, start + 4)) if support.stems[m] and not support.breaks[m]), None)
         if head is None:
             continue
         own = {support.tokens[m].norm for m in range(start, head + 1) if support.tokens[m].number}
-        said = claim.positions.get(support.all_stems[head], [])
-        ranked = head == start and norm in ("among", "one")
+        kin = next((g for g in QUALIFIER_GROUPS if support.tokens[head].norm in g), frozenset())
+        said = sorted({*claim.positions.get(support.all_stems[head], []),
+                       *(m for m, t in enumerate(claim.tokens) if t.norm in kin)})  # "biggest" for "largest"
+        ranked = head == start and (norm in ("among", "one") or is_ordinal(support.tokens[k]))
         if not said or any(
-                t.norm in _PART_KEPT or t.norm == "of" for m in said for t in claim.tokens[max(0, m - 5) : m]) or any(
+                t.norm in _PART_KEPT or t.norm == "of" or is_ordinal(t)
+                for m in said for t in claim.tokens[max(0, m - 5) : m]) or any(
                 t.number and t.norm not in own for m in said for t in claim.tokens[max(0, m - 2) : m]) or (
                 ranked and any(m and claim.tokens[m - 1].norm in ("a", "an") for m in said)):
             continue  # "some of the pipes", "two of the pipes", "a lot of the pipes", "a top employer"; not "The
@@ -1100,6 +1116,11 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
 
 
 # Words by which a claim counts per something itself ("each dose costs", "200 cars daily", "3,000 rpm").
+# What one rate is counted per, said another way ("per head" is "per person", "per annum" "per year").
+_RATE_SYNONYMS = {"head": "person", "capita": "person", "inhabitant": "person", "resident": "person",
+                  "individual": "person", "people": "person", "annum": "year", "ha": "hectare", "student": "pupil",
+                  "vehicle": "car", "automobile": "car", "home": "household", "family": "household",
+                  "dwelling": "household"}
 _RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly annually annual hourly nightly
     rpm bpm mph kph mpg fps""".split())
 
@@ -1108,9 +1129,7 @@ def _model_letter_changed(claim: Text, support: Text) -> str:
     """A note when the claim names a model by a letter after its name ("the Nimbus S") and its support gives that
     name only other letters ("the Nimbus X"), else '': a lone letter is no content word, so overlap never sees it."""
     def letter(text: Text, k: int) -> bool:
-        surface = text.tokens[k].surface
-        return (len(surface) == 1 and surface.isupper() and surface not in "AI" and k > 0
-                and text.tokens[k - 1].capitalised and text.raw[text.tokens[k - 1].end : text.tokens[k].start] == " ")
+        return text.tokens[k - 1].capitalised and letter_name(text.raw, text.tokens, k)
 
     for k in range(1, len(claim.tokens)):
         if not letter(claim, k):
@@ -1144,6 +1163,13 @@ def _rate_after(text: Text, i: int) -> int | None:
     return None
 
 
+def _all_rates(text: Text, r: int, counted: Callable[[Text, int], set[str | int]]) -> set[str | int]:
+    """What a rate at r and a second rate right after it count per ("per night per person": both)."""
+    out = counted(text, r)
+    nxt = _rate_after(text, r)
+    return out | counted(text, nxt) if nxt is not None else out
+
+
 def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when every time the support states a number of the claim it counts it per something ("costs 12
     dollars per dose") and the claim states it with no rate ("The two-dose course costs 12 dollars"), else ''.
@@ -1162,12 +1188,15 @@ def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
         mine = _rate_after(claim, i)
 
         def counted(text: Text, r: int) -> set[str | int]:  # the stems and unit groups of "per square kilometre"
-            end = r + 2 if r + 1 < len(text.tokens) and not text.breaks[r + 1] else r + 1
-            words = [t.norm for t in text.tokens[r:end]]
-            return {s for s in text.stems[r:end] if s} | {g for w in words if (g := lex.units.get(w)) is not None}
+            end = r + 2 if r + 1 < len(text.tokens) and not text.breaks[r + 1] and text.tokens[r + 1].norm not in \
+                _PER_WORDS else r + 1
+            words = [_RATE_SYNONYMS.get(t.norm, t.norm) for t in text.tokens[r:end]]
+            return ({s for s in text.stems[r:end] if s} | set(words)
+                    | {g for w in words if (g := lex.units.get(w)) is not None})
 
         if mine is not None and claim.stems[mine] and per and all(
-                support.tokens[r].norm.isalpha() and not counted(claim, mine) & counted(support, r) for r in rates):
+                support.tokens[r].norm.isalpha() and not _all_rates(claim, mine, counted) & _all_rates(support, r, counted)
+                for r in rates):
             return (f"units: the claim counts '{_span(claim, i, mine)}'; its support "
                     f"'{_span(support, theirs[0], rates[0])}'")  # "6 euros per family" over "per adult"
         if kept or any(_unit_after(claim, i, lex)) or any(
@@ -1206,6 +1235,13 @@ def _per_end(text: Text, j: int) -> int:
     return j if m is None else min(len(text.tokens) - 1, m + (2 if text.tokens[m + 1].number else 1))
 
 
+def _a_score(text: Text, k: int) -> bool:
+    """Number k is a score ("up 3-1") or a margin ("down 2 goals"), not a figure that rose or fell."""
+    tokens = text.tokens
+    glued = k + 1 < len(tokens) and text.raw[tokens[k].end : tokens[k + 1].start] in ("-", "\u2013") and tokens[k + 1].number
+    return glued or (k + 1 < len(tokens) and tokens[k + 1].norm in _MARGINS)
+
+
 def _clause_of(text: Text, i: int) -> tuple[int, int]:
     """The token range [first, end) of the clause holding token i; a clause never runs across a sentence's start
     (`Text.breaks`)."""
@@ -1238,7 +1274,7 @@ _REPORTS_BEFORE = frozenset(
     slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
     threatened estimate estimates estimated fear fears feared expect expects meant propose proposes proposing
     described branded labelled labeled characterised characterized worry worries anticipate anticipates ask asks
-    asked maintain maintains maintained hint hints hinted deny denies denied call calls calling called trend""".split()
+    asked maintain maintains maintained hint hints hinted deny denies denied calling called trend""".split()
 )
 # Verbs of saying that report the sentence before them when they end it (", officials said.").
 _SAYS = frozenset("say says said believe believes reported report reports".split())
@@ -1256,8 +1292,13 @@ _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened"
                          "worries": ("that",), "maintain": ("that",), "maintains": ("that",),
                          "maintained": ("that",), "hint": ("that", "at"), "hints": ("that", "at"),
                          "hinted": ("that", "at"), "deny": ("that",), "denies": ("that",), "denied": ("that",),
-                         "call": ("for",), "calls": ("for",), "calling": ("for",), "called": ("for",),
+                         "calling": ("for",), "called": ("for",),
                          "trend": ("towards", "toward")}
+# Report words of other common senses that report only before their word ("denied that", not "bail was denied";
+# "called for", not "police were called" nor "the recipe calls for two eggs"; "a trend towards", not "bucking the
+# trend").
+_ONLY_RIGHT_BEFORE = frozenset("""maintain maintains maintained hint hints hinted deny denies denied calling called
+    trend""".split())
 # Negators that deny less than the whole ("rarely causes"): they agree only with each other.
 _WEAK_NEGATORS = frozenset("rarely seldom hardly scarcely".split())
 
@@ -1498,6 +1539,10 @@ def _reports(text: Text, h: int, end: int) -> bool:
     a short clause after the words it reports (", the researchers estimate.")."""
     after = text.tokens[h + 1 : min(end, h + 5)]
     first = _clause_of(text, h)[0]
+    if text.tokens[h].norm in _ONLY_RIGHT_BEFORE:  # "denied that", "called for"; not ", but it was denied."
+        if text.tokens[h].norm == "trend" and not (h and text.tokens[h - 1].norm == "a"):
+            return False  # "showed a trend towards"; not "the trend towards remote work grew"
+        return bool(after) and after[0].norm in _REPORTS_RIGHT_BEFORE[text.tokens[h].norm]
     if end == h + 1 and first > 0 and h - first < 4 and text.tokens[h].norm not in _DETERMINERS:
         return True
     if text.tokens[h].norm in ("hold", "holds", "held"):  # "the court held that"; not "held morning sessions"
