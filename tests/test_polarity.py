@@ -2337,3 +2337,34 @@ def test_review_of_28_4(claim: str, quote: str, strict: bool) -> None:
     answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
     v = verify_answer(claim, "claim_lattice", evidence, answer)
     assert (v.label is Label.STRICT) is strict, v.claims[0].notes
+
+
+@pytest.mark.parametrize(
+    ("claim", "support", "reason"),
+    [
+        ("In 2020 the firm moved its head office from Leeds to Dublin.",
+         "The firm moved its head office from Dublin to Leeds in 2020.", Reason.ROLES_SWAPPED),
+        ("Sales picked up once the new store opened in the town.",
+         "Sales had already picked up before the new store opened in the town.", Reason.DIRECTION_MISMATCH),
+        ("The critics panned the new production of the opera.",
+         "The critics praised the new production of the opera.", Reason.DIRECTION_MISMATCH),
+        ("The lake is shallow near the northern shore.", "The lake is deep near the northern shore.",
+         Reason.DIRECTION_MISMATCH),
+    ],
+)
+def test_held_out_14_classes_are_found(claim: str, support: str, reason: Reason) -> None:
+    assert reason in reasons(claim, support)
+
+
+@pytest.mark.parametrize(
+    ("claim", "support"),
+    [
+        ("In 2020 the firm moved its head office from Dublin to Leeds.",
+         "The firm moved its head office from Dublin to Leeds in 2020."),
+        ("The mill, once the town's largest employer, is still open.", "The mill, once the town's largest employer, "
+         "is still open."),
+        ("Sales picked up after the new store opened in the town.", "Sales picked up once the new store opened in the town."),
+    ],
+)
+def test_held_out_14_forms_agree(claim: str, support: str) -> None:
+    assert reasons(claim, support) == set()

@@ -206,7 +206,8 @@ _SKIP = frozenset(
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
-_BEFORE, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(["before", "support", "must", "increase", "decrease"])
+_BEFORE, _AFTER, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(
+    ["before", "after", "support", "must", "increase", "decrease"])
 # Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
 _GOES = frozenset("go goes went gone going".split())
 # What a lead or a deficit is counted in ("up 5 points in the poll", "down 2 goals"): no rise or fall.
@@ -409,6 +410,13 @@ class Text:
             if tokens[k].norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
                 # "was up 12 percent", "down 3 percent", ", up from 1.6 million": a figure's rise or fall
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
+        # "recovered once the ban was lifted": after it (not "was once the largest")
+        for k in range(len(tokens) - 1):
+            end = next((m for m in range(k + 1, len(tokens)) if breaks[m]), len(tokens))
+            clause = any(t.norm in _AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)])
+            if tokens[k].norm == "once" and clause and (tokens[k + 1].norm in _DETERMINERS or tokens[k + 1].norm in
+                                                        _SUBJECT_PRONOUNS) and not (k and tokens[k - 1].norm in _AUXILIARIES):
+                text.event_stems[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
         # "had already reached capacity when the storm arrived": before it
         for k in range(1, len(tokens)):
             if tokens[k].norm == "when" and any(
@@ -897,6 +905,9 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     model = _model_letter_changed(claim, support)
     if model:
         add(Reason.ENTITY_MISSING, model)
+    moved = _from_to_swapped(claim, support)
+    if moved:
+        add(Reason.ROLES_SWAPPED, moved)
     restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
                                           support.initial, frozenset(t.norm for t in claim.tokens if t.number))
     if restricted:
@@ -1123,6 +1134,36 @@ _RATE_SYNONYMS = {"head": "person", "capita": "person", "inhabitant": "person", 
                   "dwelling": "household"}
 _RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly annually annual hourly nightly
     rpm bpm mph kph mpg fps""".split())
+
+
+def _from_to(text: Text) -> list[tuple[str, str, int, int]]:
+    """The named ends of a move in `text`: "from Portsmere to Hallingford" as ("portsmer", "hallingford", index of
+    "from"), each end the first capitalised word within two tokens after its preposition, in one clause."""
+    out = []
+    tokens = text.tokens
+    def name_after(k: int) -> int | None:
+        return next((m for m in range(k + 1, min(len(tokens), k + 3)) if tokens[m].capitalised and not text.breaks[m]),
+                    None)
+    for k, tok in enumerate(tokens):
+        if tok.norm != "from" or (a := name_after(k)) is None:
+            continue
+        to = next((m for m in range(a + 1, min(len(tokens), a + 6)) if tokens[m].norm == "to"), None)
+        if to is None or any(text.breaks[m] for m in range(a + 1, to + 1)) or (b := name_after(to)) is None:
+            continue
+        out.append((text.all_stems[a], text.all_stems[b], k, b))
+    return out
+
+
+def _from_to_swapped(claim: Text, support: Text) -> str:
+    """A note when the claim moves something from A to B and its support, naming the same two, from B to A
+    ("shifted its hub from Hallingford to Portsmere" over "moved its hub from Portsmere to Hallingford"), else ''."""
+    theirs = _from_to(support)
+    for a, b, k, end in _from_to(claim):
+        if a != b and any((x, y) == (b, a) for x, y, _, _ in theirs) and not any(
+                (x, y) == (a, b) for x, y, _, _ in theirs):
+            j, last = next((m, e) for x, y, m, e in theirs if (x, y) == (b, a))
+            return f"roles: the claim goes '{_span(claim, k, end)}'; its support the other way ('{_span(support, j, last)}')"
+    return ""
 
 
 def _model_letter_changed(claim: Text, support: Text) -> str:
