@@ -21,7 +21,7 @@ FLOORS = {
     "comparisons": (0, 39), "held-out-5": (11, 69), "held-out-6": (3, 58), "dev-8": (7, 57), "held-out-7": (5, 57),
     "dev-9": (13, 54), "dev-10": (14, 71), "held-out-8": (13, 67), "held-out-9": (6, 55), "held-out-10": (7, 44),
     "held-out-11": (3, 40), "held-out-12": (5, 40), "held-out-13": (9, 37),
-    "held-out-14": (15, 32),
+    "held-out-14": (15, 32), "held-out-15": (13, 44),
 }
 
 
