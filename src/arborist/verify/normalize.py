@@ -61,7 +61,8 @@ QUOTE_CHARS = "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u
 
 # A number: thousands-grouped or plain, optional decimals, not glued to letters
 # on its right ("mp3" is a word; "2nd" is read as the ordinal 2 by `_counted`).
-_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![^\W_])"
+_NUMBER_BODY = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_NUMBER = rf"{_NUMBER_BODY}(?![^\W_])"
 _WORD = r"[^\W_]+(?:['\u2019][^\W_]+)*"
 _DECADE_APOSTROPHE = r"\d{3}0['\u2019]s(?![^\W_])"
 # A number glued to a unit or scale abbreviation ("10mg", "3.5km", "$1.2bn", "£2.5m"): the number and its unit,
@@ -70,7 +71,7 @@ _GLUED_UNITS = frozenset(
     "ms min h hr hrs mm cm m km mi ft mg mcg ug g kg lb lbs oz ml l gal kb mb gb tb mph kph hz khz mhz ghz kw mw "
     "kwh mwh gwh bn tn k".split()
 )
-_GLUED = r"(?P<glued>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<suffix>[A-Za-z]{1,3})(?![^\W_])"
+_GLUED = rf"(?P<glued>{_NUMBER_BODY})(?P<suffix>[A-Za-z]{{1,3}})(?![^\W_])"
 _TOKEN = re.compile(
     rf"(?P<decade>{_DECADE_APOSTROPHE})|{_GLUED}|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 # What a glued scale letter names: "bn" always billion; "m" and "k" only after a currency sign ("£2.5m"), else

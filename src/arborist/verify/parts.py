@@ -54,7 +54,8 @@ PREPOSITIONS = frozenset(
 )
 
 _COPULAS = frozenset("is are was were be been being seems seemed".split())
-# Verbs of saying and showing in the present, after which "that" opens what is said, not a relative clause.
+# Verbs of saying, showing and thinking, after which "that" opens what is said, not a relative clause; and words
+# after which "that" is no relative pronoun either ("so that", "such that", "the fact that", "now that").
 _SAYING = frozenset("""says shows suggests finds indicates reports claims argues states notes believes thinks
     knows means implies confirms reveals warns predicts estimates concludes show suggest find indicate
     report claim argue state note believe think know mean imply confirm reveal warn predict estimate conclude
