@@ -24,6 +24,14 @@ def lattice(claim: str, quote: str, text: str | None = None, question: str | Non
     return v, v.claims[0]
 
 
+def untitled(claim: str, quote: str):
+    """The claim over its quote under a title that holds none of the claim's words (`lattice` titles the
+    evidence with the claim, which states its numbers)."""
+    evidence = [{"id": "E1", "title": "Report", "text": quote}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    return verify_answer(claim, "claim_lattice", evidence, answer)
+
+
 def reasons(claim: str, support: str) -> set[Reason]:
     return {f.reason for f in compare(claim, support, LEX)}
 
@@ -2295,9 +2303,7 @@ def test_odd_number_text_verifies_without_error(text: str) -> None:
     ],
 )
 def test_held_out_13_classes(claim: str, quote: str, strict: bool) -> None:
-    evidence = [{"id": "E1", "title": "Report", "text": quote}]  # a title without the claim's numbers
-    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
-    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    v = untitled(claim, quote)
     assert (v.label is Label.STRICT) is strict, v.claims[0].notes
 
 
@@ -2333,9 +2339,7 @@ def test_held_out_13_classes(claim: str, quote: str, strict: bool) -> None:
     ],
 )
 def test_review_of_28_4(claim: str, quote: str, strict: bool) -> None:
-    evidence = [{"id": "E1", "title": "Report", "text": quote}]
-    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
-    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    v = untitled(claim, quote)
     assert (v.label is Label.STRICT) is strict, v.claims[0].notes
 
 
