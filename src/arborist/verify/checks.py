@@ -414,7 +414,7 @@ def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
             elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
                     k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
                 out[tok.norm] = ("percent", Decimal(tok.norm))
-            elif (tok.number or tok.norm == "one") and (whole := share_whole(tokens, k)) is not None:
+            elif (whole := share_whole(tokens, k)) is not None:
                 part = Decimal(1) if tok.norm == "one" else Decimal(tok.norm)
                 share = ("fraction", part / Decimal(tokens[whole].norm) * 100)
                 out[tok.norm] = out[tokens[whole].norm] = share  # "nine in ten" is 90 percent, "one in five" 20
@@ -493,8 +493,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
               for k in range(len(tokens)) for v in number_values(tokens, k)}
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     # the whole of a claim's "one in five" is stated only by the same share ("five adults" is not it)
-    whole = {claim.tokens[m].norm for k in range(len(claim.tokens))
-             if (claim.tokens[k].number or claim.tokens[k].norm == "one") and (m := share_whole(claim.tokens, k)) is not None}
+    whole = {claim.tokens[m].norm for k in range(len(claim.tokens)) if (m := share_whole(claim.tokens, k)) is not None}
     missing_numbers = [numbers[n] for n in reversed(numbers)
                        if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values))
                        or (n in whole and n not in shared)]

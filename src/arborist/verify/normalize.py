@@ -75,9 +75,9 @@ _GLUED = rf"(?P<glued>{_NUMBER_BODY})(?P<suffix>[A-Za-z]{{1,3}})(?![^\W_])"
 _TOKEN = re.compile(
     rf"(?P<decade>{_DECADE_APOSTROPHE})|{_GLUED}|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 # What a glued scale letter names: "bn" always billion; "m" and "k" only after a currency sign ("£2.5m"), else
-# they are metres and kilo- ("a 100m sprint").
+# they are metres and kilo- ("a 100m sprint"), which `polarity` also reads as the scale they might be.
 _GLUED_SCALES = {"bn": "billion", "tn": "trillion"}
-_CURRENCY_SCALES = {"m": "million", "k": "thousand"}
+SCALE_LETTERS = {"m": "million", "k": "thousand"}
 CURRENCY_SIGNS = "$£€¥₹"
 # Counts written as words are the numbers they name ("eight titles" states 8), as are digit ordinals ("the 16th
 # century" states 16). "one" is left a word: "one of the largest" counts nothing.
@@ -163,7 +163,7 @@ def tokenise(text: str) -> list[Token]:
             out.append(Token(canonical_number(body), start, cut, body, True))
             unit = suffix.casefold()
             if start > 0 and text[start - 1] in CURRENCY_SIGNS:
-                unit = _CURRENCY_SCALES.get(unit, unit)
+                unit = SCALE_LETTERS.get(unit, unit)
             out.append(Token(_GLUED_SCALES.get(unit, unit), cut, end, suffix))
             continue
         surface = m.group()
@@ -323,6 +323,8 @@ _SPANS = frozenset("""seconds minutes hours days weeks months years decades game
 def share_whole(tokens: list[Token], k: int) -> int | None:
     """The index of M when token k (a number, or "one") is the N of "N in M" or "N out of M", a share ("one in five
     adults", "nine out of ten"), else None."""
+    if not (tokens[k].number or tokens[k].norm == "one"):
+        return None
     after = [t.norm for t in tokens[k + 1 : k + 4]]
     m = k + 2 if after[:1] == ["in"] else k + 3 if after[:2] == ["out", "of"] else None
     if m is None or m >= len(tokens) or not tokens[m].number or (

@@ -94,8 +94,7 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
         # several house fires"); after a verb it opens what is said ("showed that ...") and stays in its part
         relative = (tok.norm == "that" and i and stem_before(i) and i + 1 < len(tokens)
                     and tokens[i + 1].norm not in _ARTICLES and not tokens[i + 1].number)
-        share = (tok.norm == "in" and i > 0 and (tokens[i - 1].number or tokens[i - 1].norm == "one")
-                 and share_whole(tokens, i - 1) is not None)  # "one in five": a share, one part
+        share = tok.norm == "in" and i > 0 and share_whole(tokens, i - 1) is not None  # "one in five": one part
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or (tok.norm in PREPOSITIONS and not share) or to_a or of_ing
                               or relative
                               or any(c in CLAUSE_MARKS for c in between)

@@ -182,6 +182,7 @@ from arborist.verify.normalize import (
     CLAUSE_MARKS,
     CURRENCY_SIGNS,
     HYPHENS,
+    SCALE_LETTERS,
     Token,
     is_ordinal,
     is_stopword,
@@ -412,10 +413,11 @@ class Text:
                 text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
         # "recovered once the ban was lifted": after it (not "was once the largest")
         for k in range(len(tokens) - 1):
+            if tokens[k].norm != "once" or (k and tokens[k - 1].norm in _AUXILIARIES) or not (
+                    tokens[k + 1].norm in _DETERMINERS or tokens[k + 1].norm in _SUBJECT_PRONOUNS):
+                continue
             end = next((m for m in range(k + 1, len(tokens)) if breaks[m]), len(tokens))
-            clause = any(t.norm in _AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)])
-            if tokens[k].norm == "once" and clause and (tokens[k + 1].norm in _DETERMINERS or tokens[k + 1].norm in
-                                                        _SUBJECT_PRONOUNS) and not (k and tokens[k - 1].norm in _AUXILIARIES):
+            if any(t.norm in _AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)]):
                 text.event_stems[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
         # "had already reached capacity when the storm arrived": before it
         for k in range(1, len(tokens)):
@@ -899,7 +901,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
     under_way = _under_way(claim, support)
     if under_way:
         add(Reason.CERTAINTY_UNSTATED, under_way)
-    unit = _unit_changed(claim, support, lex) or _rate_dropped(claim, support, lex)
+    unit = _unit_changed(claim, support, lex) or _rate_changed(claim, support, lex)
     if unit:
         add(Reason.UNIT_MISMATCH, unit)
     model = _model_letter_changed(claim, support)
@@ -1064,8 +1066,10 @@ def _unit_after(text: Text, i: int, lex: Lexicon) -> tuple[frozenset[int], froze
     k = i + 1
     if text.raw[text.tokens[i].end : text.tokens[i].end + 2].strip().startswith("%"):
         units.add(lex.units["percent"])  # "5.5%" is "5.5 percent"; "1.5 percentage points" is another unit
-    if k < n and text.tokens[k].start == text.tokens[i].end and text.tokens[k].norm in _GLUED_SCALES:
-        scales.add(lex.units[_GLUED_SCALES[text.tokens[k].norm]])  # "2.5m people", "40k staff": a scale too
+    if k < n and text.tokens[k].start == text.tokens[i].end and text.tokens[k].norm in SCALE_LETTERS:
+        # a letter glued to a number without a currency sign is a unit or a scale ("a 100m sprint", "2.5m people"):
+        # read as both, so "2.5 billion people" over "2.5m people" differs in its scale
+        scales.add(lex.units[SCALE_LETTERS[text.tokens[k].norm]])
     if k + 1 < n and text.tokens[k].norm == "per" and text.tokens[k + 1].norm in ("cent", "centum"):
         units.add(lex.units["percent"])  # "5 per cent"
     while k < n and not text.breaks[k]:
@@ -1126,12 +1130,12 @@ def _unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     return ""
 
 
-# Words by which a claim counts per something itself ("each dose costs", "200 cars daily", "3,000 rpm").
 # What one rate is counted per, said another way ("per head" is "per person", "per annum" "per year").
 _RATE_SYNONYMS = {"head": "person", "capita": "person", "inhabitant": "person", "resident": "person",
                   "individual": "person", "people": "person", "annum": "year", "ha": "hectare", "student": "pupil",
                   "vehicle": "car", "automobile": "car", "home": "household", "family": "household",
                   "dwelling": "household"}
+# Words by which a claim counts per something itself ("each dose costs", "200 cars daily", "3,000 rpm").
 _RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly annually annual hourly nightly
     rpm bpm mph kph mpg fps""".split())
 
@@ -1204,16 +1208,26 @@ def _rate_after(text: Text, i: int) -> int | None:
     return None
 
 
-def _all_rates(text: Text, r: int, counted: Callable[[Text, int], set[str | int]]) -> set[str | int]:
+def _counted_per(text: Text, r: int, lex: Lexicon) -> set[str | int]:
+    """The stems, words (a synonym read as its kin) and unit groups of what a rate at r counts per ("per square
+    kilometre", "per head" as "per person")."""
+    end = r + 2 if r + 1 < len(text.tokens) and not text.breaks[r + 1] and text.tokens[r + 1].norm not in \
+        _PER_WORDS else r + 1
+    words = [_RATE_SYNONYMS.get(t.norm, t.norm) for t in text.tokens[r:end]]
+    return {s for s in text.stems[r:end] if s} | set(words) | {g for w in words if (g := lex.units.get(w)) is not None}
+
+
+def _all_rates(text: Text, r: int, lex: Lexicon) -> set[str | int]:
     """What a rate at r and a second rate right after it count per ("per night per person": both)."""
-    out = counted(text, r)
+    out = _counted_per(text, r, lex)
     nxt = _rate_after(text, r)
-    return out | counted(text, nxt) if nxt is not None else out
+    return out | _counted_per(text, nxt, lex) if nxt is not None else out
 
 
-def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
+def _rate_changed(claim: Text, support: Text, lex: Lexicon) -> str:
     """A note when every time the support states a number of the claim it counts it per something ("costs 12
-    dollars per dose") and the claim states it with no rate ("The two-dose course costs 12 dollars"), else ''.
+    dollars per dose") and the claim counts it per another thing ("6 euros per family" over "per adult") or states
+    it with no rate ("The two-dose course costs 12 dollars"), else ''.
     A claim keeps a rate with a word of its own (per, each, daily, ..., "a" after the number: "12 dollars a
     dose") or by naming one of what is counted ("One dose costs $12", "Adults pay $5" over "$5 per adult"); a
     number with a unit of its own is the units' business ("30 mph")."""
@@ -1227,16 +1241,8 @@ def _rate_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
             continue
         per = {support.stems[r] for r in rates if support.tokens[r].norm not in ("each", "apiece")}
         mine = _rate_after(claim, i)
-
-        def counted(text: Text, r: int) -> set[str | int]:  # the stems and unit groups of "per square kilometre"
-            end = r + 2 if r + 1 < len(text.tokens) and not text.breaks[r + 1] and text.tokens[r + 1].norm not in \
-                _PER_WORDS else r + 1
-            words = [_RATE_SYNONYMS.get(t.norm, t.norm) for t in text.tokens[r:end]]
-            return ({s for s in text.stems[r:end] if s} | set(words)
-                    | {g for w in words if (g := lex.units.get(w)) is not None})
-
         if mine is not None and claim.stems[mine] and per and all(
-                support.tokens[r].norm.isalpha() and not _all_rates(claim, mine, counted) & _all_rates(support, r, counted)
+                support.tokens[r].norm.isalpha() and not _all_rates(claim, mine, lex) & _all_rates(support, r, lex)
                 for r in rates):
             return (f"units: the claim counts '{_span(claim, i, mine)}'; its support "
                     f"'{_span(support, theirs[0], rates[0])}'")  # "6 euros per family" over "per adult"
@@ -1294,10 +1300,6 @@ def _clause_of(text: Text, i: int) -> tuple[int, int]:
         end += 1
     return first, end
 
-
-# A letter glued to a number without a currency sign is a unit or a scale ("a 100m sprint", "2.5m people"): read as
-# both, so "2.5 billion people" over "2.5m people" differs in its scale.
-_GLUED_SCALES = {"m": "million", "k": "thousand"}
 
 # Words that scale a number before its unit ("1.2 million miles").
 _SCALE_WORDS = frozenset("thousand thousands million millions billion billions trillion".split())
@@ -1513,7 +1515,7 @@ def _will_over_can(claim: Text, support: Text) -> str:
         verb = _will_verb(support, j)
         if verb is None or support.all_stems[verb] in future:
             continue  # the claim says "will exceed" too, whatever else it says
-        done = [i for i, t in enumerate(claim.tokens) if _PARTICIPLES.get(t.norm) == support.tokens[verb].norm]
+        done = [i for i, t in enumerate(claim.tokens) if IRREGULAR_VERBS.get(t.norm) == support.tokens[verb].norm]
         for i in claim.positions.get(support.all_stems[verb], []) + done:
             if any(t.norm == claim.tokens[i].norm for k, t in enumerate(support.tokens) if k != verb):
                 continue  # the support says it done too ("built the first bridge and will build the second")
@@ -1535,9 +1537,8 @@ def _will_over_can(claim: Text, support: Text) -> str:
     return ""
 
 
-# Irregular past forms whose stem is not their verb's: "has begun" is done what "will begin" puts ahead.
-_PARTICIPLES = IRREGULAR_VERBS
-_BASES = frozenset(_PARTICIPLES.values())
+# The verbs of the irregular past forms (`lexicon.IRREGULAR_VERBS`: "has begun" is done what "will begin" puts ahead).
+_BASES = frozenset(IRREGULAR_VERBS.values())
 
 
 # Verbs of one meaning, whose sides a role check compares ("Russia bought Alaska from the US" over "the US
@@ -1556,10 +1557,10 @@ def _verb_positions(text: Text, other: Text, i: int) -> list[int]:
     group = next((g for g in _SAME_VERBS if norm in g), None)
     if not found and group is not None:
         return [j for j, t in enumerate(text.tokens) if t.norm in group]
-    base = _PARTICIPLES.get(norm, norm)
+    base = IRREGULAR_VERBS.get(norm, norm)
     if found or (base == norm and norm not in _BASES):
         return found
-    return [j for j, t in enumerate(text.tokens) if _PARTICIPLES.get(t.norm, t.norm) == base]
+    return [j for j, t in enumerate(text.tokens) if IRREGULAR_VERBS.get(t.norm, t.norm) == base]
 
 
 def _will_verb(text: Text, j: int) -> int | None:
@@ -1624,7 +1625,7 @@ def _former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
     bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
     undated = scoped and not bounded and not any(
-        (_past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in _PARTICIPLES) and not _present_passive(claim, k)
+        (_past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in IRREGULAR_VERBS) and not _present_passive(claim, k)
         for k, t in enumerate(claim.tokens))
     if not now and not undated:
         return ""
@@ -1692,12 +1693,12 @@ def _still_ended(claim: Text, support: Text) -> str:
 def _verb_stem(text: Text, i: int) -> str:
     """Token i's stem, an irregular form read as its verb's ("built" as "build")."""
     norm = text.tokens[i].norm
-    return _base_stems()[norm] if norm in _PARTICIPLES else text.all_stems[i]
+    return _base_stems()[norm] if norm in IRREGULAR_VERBS else text.all_stems[i]
 
 
 @lru_cache(maxsize=1)
 def _base_stems() -> dict[str, str]:
-    return dict(zip(_PARTICIPLES, stem_all(list(_PARTICIPLES.values())), strict=True))
+    return dict(zip(IRREGULAR_VERBS, stem_all(list(IRREGULAR_VERBS.values())), strict=True))
 
 
 def _since_ended(claim: Text, support: Text) -> str:
@@ -1761,14 +1762,14 @@ def _under_way(claim: Text, support: Text) -> str:
                 t.norm.endswith("ing") and claim.all_stems[m] == base for m, t in enumerate(claim.tokens)):
             continue  # "was living" is "lived"; a claim that says "is now building" says it in progress too
         done = [i for i, t in enumerate(claim.tokens)
-                if (_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(claim, i) == base]
+                if (_past_form(t.norm) or t.norm in IRREGULAR_VERBS) and _verb_stem(claim, i) == base]
         if not done:
             # another verb in the perfect ("has signed a deal to buy" over "is negotiating the purchase"), when the
             # claim has nothing in progress itself and the support's clause holds two of its words
             first, end = _clause_of(support, j)
             held = claim.content & {x for x in support.stems[first:end] if x}
             done = [i for i, t in enumerate(claim.tokens)
-                    if i and claim.tokens[i - 1].norm in ("has", "have") and (_past_form(t.norm) or t.norm in _PARTICIPLES)]
+                    if i and claim.tokens[i - 1].norm in ("has", "have") and (_past_form(t.norm) or t.norm in IRREGULAR_VERBS)]
             said = set(support.all_stems) | {_verb_stem(support, m) for m in range(len(support.tokens))}
             if (len(held) < 2 or base in claim.all_stems or any(_verb_stem(claim, i) in said for i in done)
                     or any(t.norm.endswith("ing") and m and claim.tokens[m - 1].norm in _PROGRESSIVE | {"been"}
@@ -1776,7 +1777,7 @@ def _under_way(claim: Text, support: Text) -> str:
                 done = []  # the support says the claim's verb too; the claim names the work ("an investigation")
         if not done:
             continue
-        if any((_past_form(t.norm) or t.norm in _PARTICIPLES) and _verb_stem(support, m) == base
+        if any((_past_form(t.norm) or t.norm in IRREGULAR_VERBS) and _verb_stem(support, m) == base
                for m, t in enumerate(support.tokens)):
             continue  # the support says it done too ("built one and is building another")
         return (f"time: its support has it in progress ('{_span(support, k, j)}'); the claim says "
