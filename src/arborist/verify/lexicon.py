@@ -150,9 +150,9 @@ IRREGULAR_VERBS: dict[str, str] = dict(pair.split(":") for pair in """begun:begi
     forgiven:forgive chose:choose froze:freeze stole:steal broke:break drew:draw hid:hide bitten:bite""".split())
 
 # A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
-# "a monastery in northern Italy" does (ENTITY_MISSING reads either for the other). Plurals ("Italians") too.
-DEMONYMS: dict[str, str] = {
-    adjective: place for pair in """european:europe african:africa asian:asia american:america british:britain
+# "a monastery in northern Italy" does (`checks` reads the adjective before a thing for the place after
+# in/from/of, one way only).
+DEMONYMS: dict[str, str] = dict(pair.split(":") for pair in """european:europe african:africa asian:asia american:america british:britain
     english:england french:france german:germany italian:italy spanish:spain portuguese:portugal dutch:netherlands
     belgian:belgium swiss:switzerland austrian:austria swedish:sweden norwegian:norway danish:denmark
     finnish:finland irish:ireland scottish:scotland welsh:wales polish:poland czech:czechia greek:greece
@@ -164,9 +164,7 @@ DEMONYMS: dict[str, str] = {
     filipino:philippines cuban:cuba scandinavian:scandinavia moroccan:morocco algerian:algeria tunisian:tunisia
     lebanese:lebanon syrian:syria afghan:afghanistan icelandic:iceland estonian:estonia latvian:latvia
     lithuanian:lithuania antarctic:antarctica siberian:siberia bavarian:bavaria californian:california
-    texan:texas venetian:venice roman:rome parisian:paris""".split()
-    for adjective, place in [pair.split(":")]
-}
+    texan:texas venetian:venice roman:rome parisian:paris""".split())
 
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
