@@ -104,13 +104,15 @@ def test_query_json_policy_follows_the_options(run_cli: Run, demo_db: Path) -> N
 
 
 def test_the_answerability_threshold_is_a_verifier_knob(run_cli: Run, demo_db: Path) -> None:
+    from arborist.entailment import default_spec
     from arborist.verify import VerifierPolicy, verifier_policy_hash
 
+    judged = VerifierPolicy(entailment=default_spec())  # the CLI verifies with the shipped judge by default
     default = json.loads(query(run_cli, demo_db, "--model", "scripted", "--routes", LEXICAL, "--json").stdout)
     off = json.loads(query(run_cli, demo_db, "--model", "scripted", "--routes", LEXICAL, "--json",
                            "--answerability-threshold", "0").stdout)
-    assert default["verifier_policy_hash"] == verifier_policy_hash()
-    assert off["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(answerability_threshold=0))
+    assert default["verifier_policy_hash"] == verifier_policy_hash(judged)
+    assert off["verifier_policy_hash"] == verifier_policy_hash(judged.model_copy(update={"answerability_threshold": 0}))
     assert off["governance_policy_hash"] == default["governance_policy_hash"]  # the answer policy is the same
 
 

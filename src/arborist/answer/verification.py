@@ -1,4 +1,4 @@
-"""The verify boundary: label a recorded answer with the model-free verifier.
+"""The verify boundary: label a recorded answer with the verifier (and its entailment judge, if the policy names one).
 
 An answer that broke its contract has no claims to check; it is labelled
 UNGROUNDED with the contract's reason, so every record carries a label.
@@ -13,6 +13,7 @@ from arborist.answer.contract import UNVERIFIABLE
 from arborist.answer.record import AnswerRecord
 from arborist.corpus.fts_query import phrase
 from arborist.corpus.store import CorpusStore
+from arborist.entailment import judge_for
 from arborist.verify import Verification, VerifierPolicy, verify_answer
 from arborist.verify.normalize import token_stems, tokenise
 
@@ -49,5 +50,6 @@ def verify_record(
             record.contract.answer,
             policy,
             term_weights,
+            judge=judge_for(policy.entailment) if policy.entailment is not None else None,
         )
     return record.model_copy(update={"verification": verification})

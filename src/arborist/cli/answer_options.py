@@ -9,6 +9,8 @@ import click
 
 from arborist.answer.modes import MODES
 from arborist.corpus.chunking import ChunkingSettings
+from arborist.entailment import DEFAULT_ENTAILMENT, spec_from_options
+from arborist.entailment.factory import DEFAULT_JUDGE_PROFILE, DEFAULT_THRESHOLD
 from arborist.governance.options import (
     CHUNKING_OPTIONS,
     OPTIONS_BY_NAME,
@@ -24,6 +26,7 @@ from arborist.models.registry import make_provider
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.retrieval.routes import route_names
 from arborist.verify import VerifierPolicy
+from arborist.verify.judge import ENTAILMENT_KINDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +74,19 @@ _RULE13 = VerifierPolicy.model_fields["answerability_threshold"]
 _ANSWERABILITY = click.option(
     "--answerability-threshold", type=click.FloatRange(0.0, 1.0), default=_RULE13.default, show_default=True,
     help=f"{_RULE13.description}.")
+# The verifier's entailment judge (stage 3): part of the verifier policy, so toggling it re-verifies a cached answer.
+ENTAILMENT_OPTIONS = [
+    click.option("--entailment", type=click.Choice(ENTAILMENT_KINDS), default=DEFAULT_ENTAILMENT, show_default=True,
+                 help="The judge that may accept a claim its genuine quote states in other words (rule vetoes still "
+                 "apply): local (a pinned GGUF), openai (a served model), none (rules only)."),
+    click.option("--entailment-model", default=None,
+                 help=f"The judge's model: a local profile (default {DEFAULT_JUDGE_PROFILE}) or the served model's name."),
+    click.option("--entailment-threshold", type=click.FloatRange(0.0, 1.0), default=None,
+                 help=f"Judge score that accepts a claim (default {DEFAULT_THRESHOLD})."),
+    click.option("--entailment-url", default=None, help="With --entailment openai: the judge's server, e.g. "
+                 "http://127.0.0.1:8001/v1."),
+]
+ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_threshold", "entailment_url")
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
@@ -86,13 +102,14 @@ def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
 def answer_options(fn: F) -> F:
     """Model and policy options of `query` and `ask` (their chunking is the store's)."""
     policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
-    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _ANSWERABILITY, _BURN, _SAMPLE_INDEX])
+    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _ANSWERABILITY, *ENTAILMENT_OPTIONS, _BURN,
+                              _SAMPLE_INDEX])
 
 
 def run_options(fn: F) -> F:
     """Model and every policy option (chunking included), for commands that build their own stores."""
     return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _ANSWERABILITY,
-                                 _BURN])
+                              *ENTAILMENT_OPTIONS, _BURN])
 
 
 def make_provider_from(opts: dict[str, Any]) -> Provider:
@@ -114,11 +131,17 @@ def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
     return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "answerability_threshold",
-                                "burn", "sample_index"))
+                                *ENTAILMENT_OPTION_NAMES, "burn", "sample_index"))
 
 
 def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
     """The verifier knobs `query`, `ask` and the lab take: toggling them re-verifies a cached answer, never
     regenerates it."""
     return VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"],
-                          answerability_threshold=opts["answerability_threshold"])
+                          answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts))
+
+
+def entailment_from(opts: dict[str, Any]) -> Any:
+    """The judge spec the --entailment options name (None for none)."""
+    return spec_from_options(opts["entailment"], opts["entailment_model"], opts["entailment_threshold"],
+                             opts["entailment_url"])

@@ -1,4 +1,5 @@
-"""`arborist verify FILE`: label answers against their evidence, without any model."""
+"""`arborist verify FILE`: label answers against their evidence (rules, and the pinned entailment judge unless
+`--entailment none`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,17 @@ from typing import Any
 
 import click
 
+from arborist.cli.answer_options import (
+    ENTAILMENT_OPTION_NAMES,
+    ENTAILMENT_OPTIONS,
+    apply_options,
+    entailment_from,
+)
 from arborist.cli.options import json_option, print_json
+from arborist.entailment import judge_for
 from arborist.errors import InputError
 from arborist.verify import Verification, VerifyInputError, load_policy, verify_answer
+from arborist.verify.judge import JudgeSpec
 
 CASE_FIELDS = ("question", "mode", "evidence", "answer")
 
@@ -35,7 +44,7 @@ def _read(file: str) -> tuple[str, Any]:
         raise InputError(f"'{name}' is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
-def _verify_case(name: str, index: int, case: Any) -> Verification:
+def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None) -> Verification:
     where = f"'{name}' case {index}"
     if not isinstance(case, dict):
         raise InputError(f"{where}: expected an object with fields {', '.join(CASE_FIELDS)}")
@@ -43,8 +52,9 @@ def _verify_case(name: str, index: int, case: Any) -> Verification:
         if field not in case:
             raise InputError(f"{where}: {field}: missing")
     try:
-        policy = load_policy(case.get("policy"))
-        return verify_answer(case["question"], case["mode"], case["evidence"], case["answer"], policy)
+        policy = load_policy(case.get("policy")).model_copy(update={"entailment": spec})
+        return verify_answer(case["question"], case["mode"], case["evidence"], case["answer"], policy,
+                             judge=judge_for(spec) if spec is not None else None)
     except VerifyInputError as exc:
         raise InputError(f"{where}: {exc}") from None
     except InputError as exc:  # a bad "policy" object
@@ -77,22 +87,32 @@ def _print_text(index: int, v: Verification) -> None:
     ig = v.instruction_guard
     flags = "; ".join(f"{f.evidence_id}@{f.offset} {f.text[:60]!r} ({f.pattern})" for f in ig.flags[:5])
     click.echo(f"  instruction guard: {ig.detail}" + (f": {flags}" if flags else ""))
+    if v.n_entailed:
+        click.echo(f"  {v.n_entailed} of {v.n_verified} verified claim(s) rest on the entailment judge")
     click.echo(f"  verifier_policy_hash: {v.verifier_policy_hash}")
+
+
+def _entailment_options(fn: Any) -> Any:
+    return apply_options(fn, ENTAILMENT_OPTIONS)
 
 
 @click.command("verify")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@_entailment_options
 @json_option
-def verify(file: str, as_json: bool) -> None:
+def verify(file: str, as_json: bool, **kwargs: Any) -> None:
     """Label answers STRICT / HYBRID / UNGROUNDED / ABSTAINED against their evidence.
 
     FILE ('-' for stdin) holds one case {"question", "mode", "evidence",
     "answer"} (optional "policy": verifier policy fields) or a JSON list of
-    cases. Every case is checked before anything is printed. No model is used.
+    cases. Every case is checked before anything is printed. The rules use no
+    model; the entailment judge (--entailment, cached) reads only claims that
+    paraphrase a genuine quote: `--entailment none` gives the rules' labels.
     """
     name, data = _read(file)
     cases = data if isinstance(data, list) else [data]
-    results = [_verify_case(name, i, case) for i, case in enumerate(cases)]
+    spec = entailment_from({n: kwargs[n] for n in ENTAILMENT_OPTION_NAMES})
+    results = [_verify_case(name, i, case, spec) for i, case in enumerate(cases)]
     if as_json:
         dumped = [r.model_dump(mode="json") for r in results]
         print_json(dumped if isinstance(data, list) else dumped[0])

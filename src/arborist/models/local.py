@@ -19,19 +19,27 @@ from arborist.errors import ArboristError
 from arborist.models.base import Completion, GenerationSettings, Message, chat_request
 from arborist.models.profiles import ResolvedModel, resolve
 
-# Threads per llama.cpp call. On a busy machine fewer threads can be much faster
-# (llama.cpp's threads wait for each other at every layer): measured here under
-# load 13 on 2 cores, 1 thread took 39 s where 2 took 82 s. ARBORIST_LLAMA_THREADS sets it.
-N_THREADS = 2
+
+def machine_threads() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or `taskset` narrows), not the
+    machine's total."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return max(1, os.cpu_count() or 1)
 
 
 def default_threads() -> int:
+    """Threads per llama.cpp call: ARBORIST_LLAMA_THREADS when set, else one per usable core. On a busy machine
+    fewer can be faster (llama.cpp's threads wait for each other at every layer), hence the override."""
     raw = os.environ.get("ARBORIST_LLAMA_THREADS", "")
     if not raw:
-        return N_THREADS
+        return machine_threads()
     if not raw.isdigit() or int(raw) < 1:
         raise ArboristError(f"ARBORIST_LLAMA_THREADS={raw!r} is not a positive whole number of threads")
     return int(raw)
+
+
 _MISSING = "the local model needs llama-cpp-python; run `make setup`"
 _TOO_LONG = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
@@ -57,6 +65,25 @@ def _llama_class() -> Any:
     return Llama
 
 
+def load_llama(resolved: ResolvedModel, n_threads: int, seed: int = 0) -> tuple[Any, threading.Lock, float | None]:
+    """The process's Llama for this model (loading it if needed), the lock every caller of it holds, and the
+    load time if it was loaded now. The answer provider and the entailment judge share one copy of the weights."""
+    key = (str(resolved.path), resolved.n_ctx)
+    with _load_lock:
+        if key in _loaded:
+            llm, lock = _loaded[key]
+            return llm, lock, None
+        start = time.monotonic()
+        try:
+            llm = _llama_class()(model_path=key[0], n_ctx=resolved.n_ctx, n_threads=n_threads, seed=seed,
+                                 verbose=False)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ArboristError(f"llama.cpp could not load {key[0]}: {exc}") from exc
+        lock = threading.Lock()
+        _loaded[key] = (llm, lock)
+        return llm, lock, time.monotonic() - start
+
+
 def _too_long(n_tokens: int, n_ctx: int) -> str:
     return f"prompt has {n_tokens} tokens, more than the model's context of {n_ctx}"
 
@@ -77,26 +104,7 @@ class LocalProvider:
         self.fresh_prompt_state = fresh_prompt_state
 
     def _get(self, seed: int) -> tuple[Any, threading.Lock, float | None]:
-        """The cached Llama for this model, loading it if needed; load time if it was loaded now."""
-        key = (str(self.resolved.path), self.resolved.n_ctx)
-        with _load_lock:
-            if key in _loaded:
-                llm, lock = _loaded[key]
-                return llm, lock, None
-            start = time.monotonic()
-            try:
-                llm = self._llama(
-                    model_path=key[0],
-                    n_ctx=self.resolved.n_ctx,
-                    n_threads=self.n_threads,
-                    seed=seed,
-                    verbose=False,
-                )
-            except (ValueError, RuntimeError, OSError) as exc:
-                raise ArboristError(f"llama.cpp could not load {key[0]}: {exc}") from exc
-            lock = threading.Lock()
-            _loaded[key] = (llm, lock)
-            return llm, lock, time.monotonic() - start
+        return load_llama(self.resolved, self.n_threads, seed)
 
     def _fail(self, error: str, timings: dict[str, float], prompt_tokens: int | None = None) -> Completion:
         return Completion(

@@ -9,6 +9,10 @@ same hash in every process whatever order its fields were given in.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import pkgutil
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -19,9 +23,12 @@ from arborist.governance.canonical import tagged_digest
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
+from arborist.verify.judge import JudgeSpec
 from arborist.verify.polarity import Lexicon, build_lexicon
 
-POLICY_HASH_TAG = "arborist-verifier-policy/28"  # /28: numbers glued to units and currency scales ("10mg", "£2.5m", "$1.2bn"), "a dozen" and "two dozen", "a thousand"; percent, "%" and percentage points as units; a unit the support never names ("four-week" over "four-match"); ask/maintain/hint as reports; a modal support under a claim that only reports; a part made whole ("Several of the pipes", "among the largest"); "speeding up" quickens; a rate the claim drops ("costs 12 dollars" over "per dose"); "had already ... when" is before; "saw better" compares a self-chosen group; "that" after a noun opens a relative clause as a part; a people's adjective names its place ("Italian", "Italy"); review fixes; ordinals as places in an order ("second" is not "2 hours"), model letters ("Nimbus S"), a rate per another thing ("per family" over "per adult"), genuine/fake, deny that, call for, "a trend towards", more irregular verbs, "one in five" as a share, largest/biggest, "up 12 percent", a count run cut to its number ("twenty-four four-carriage"); review fixes; costly/affordable, deep/shallow, lavish/modest, stable/critical, panned as criticism; a rank dropped ("the second biggest port" under "the largest"); a move from A to B read backwards; "once" + clause as after; /27: opposite pairs for level (above/below, up/down), stance, life, ease, strength, wealth, quality, public/private, urban/rural, acute/chronic, natural/artificial, male/female, joining/leaving, hiring/firing, memory, dis- words, reward/punish, alliance, day/night, void/binding, newer/older, more amount words (opposite things both texts name are stated and never one event); declined/neglected/omitted to, "has yet to (be)", "no longer (classed as)" and avoided/stopped + gerund deny; estimate/fear/worry that, expect, meant/proposing to, "described as", threatened to and a closing ", officials said" report; frequency words (consistently, routinely, ...) as qualifiers, nearly/almost right before one bound it; buy/sell, borrow/lend, receive/give with the same sides, and bought/purchased, beat/defeated as one verb for roles; role sides past adverbs, words of when and numbers, pronouns as sides, no name or counted noun as a verb; "has built" over "is building", a perfect over another verb in progress; "since 2004" over an ended range; "by the time", "in the run-up to" as before; "over 3,000" as more than; "has to" as must; "in favour" as support; "has caused" a cause when its association holds most of the claim; a reporter the quote never names, a coordinated word, "of" + gerund and a fronted phrase's pronoun as parts; phrases moved round their clause are no exchange; figures written two ways, decades of a life; the comparison read once per support text; /26: two terms exchanged around a middle both keep (not conjuncts reordered, a double exchange, or a relation both sides hold); say/believe/suspect/rumour/scheduled as reports; permanent/temporary, depart/arrive, overturn/uphold; stop/cease negate; "used to" and "until" in a past sentence as an ended past; "has begun" under "will begin"; "beaten" as "beat" for roles; a part stated only by words the claim says elsewhere, an article-led conjunct whose head is unstated, "to a" opens a part; across/throughout/nationwide/worldwide/everywhere/universally as qualifiers; a sentence opened by a past date under an undated claim; /25: another thing in the quote's subject or between the same two words, "no evidence that" and "unproven" as hedges, review fixes (a quote's own findings always count, percentages to their precision), "each" and "unanimously" as qualifiers, "will" in the support over a done claim, a quote read with the start of its sentence, a short claim with a verb is no bare answer, myth/falsely as hedges, a past state ("was once") stated now, refuse as a negator, "not all", reports before a gerund or clause, "holds that", "coincided", "will" over "can", a restriction's numbers, sentence-initial names by stem; /24: compared terms read as phrases (subject, parallel prepositions, "as ... as" with a multiple), fractions as numbers and shares, "twice a day", causal and comparison words and more prepositions open parts; /23: count words joined into one number; /22: comparatives before "than", scaled and per-units, reported speech and permission as hedges, more quantity, price, position and frequency words, inner-capital names; /21: review fixes (weak negators, halves, fractions, "once a", converse clause, report words in context, scope framing), denied objects; /20: prepositional parts, converse comparisons, more opposites, decades, halves; /19: a claim's unstated parts, ordinals and multiples as numbers, rarely/seldom, base-form verbs; /18: review fixes (negated clauses, hedges, units, counts); /17: units; /16: age, dominance, approval, legality, consciousness pairs; /15: another name in the quote's first slot; /14: counts as words and ordinals are numbers, up-/down-regulated one word, more opposites; /13: a quantifying negator denies its clause, a verbatim claim inside a denial is not carried; /12: hedged or associated support; /11: roles swapped around a verb; /10: Rule 13 abstains; /9: a title names only what a quote's pronoun refers to; /8: "... started when?" wants a date; /7: "1980's" is the decade; /6: Rule 12 reads decades; /5: quotes re-anchored; /4: Rule 12 reads the answer's words; /3: Rule 8 title and text
+# The verifier's logic version: bumped when a check's code changes what it decides (history: CHANGELOG.md). Its
+# word tables need no bump: `rule_tables_digest` hashes them.
+POLICY_HASH_TAG = "arborist-verifier-policy/29"
 
 
 class PolicyError(InputError, ValueError):
@@ -141,6 +148,11 @@ class VerifierPolicy(BaseModel):
         default_factory=_default_pairs, description="opposite word groups for the direction check"
     )
 
+    entailment: JudgeSpec | None = Field(
+        default=None, description="the pinned entailment judge that may accept a claim whose genuine quote holds its "
+        "names and numbers but does not restate it word for word (rule vetoes still apply); None: rules only",
+    )
+
     guard_proximity_runes: int = Field(
         default=200, ge=0, description="missed-answer guard: how close (in runes) a candidate must be to a subject token"
     )
@@ -196,8 +208,46 @@ def _one_line(exc: ValidationError) -> str:
     return f"verifier policy field '{field}': {err['msg']} (got {err.get('input')!r})"
 
 
+def _canonical(value: object) -> object:
+    """A table as JSON data: sets sorted, patterns as their source, anything else that is not plain data None."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, re.Pattern):
+        return {"pattern": value.pattern, "flags": int(value.flags)}
+    if isinstance(value, frozenset | set):
+        return sorted((_canonical(v) for v in value), key=repr)
+    if isinstance(value, tuple | list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return sorted(([_canonical(k), _canonical(v)] for k, v in value.items()), key=repr)
+    return None
+
+
+@functools.cache
+def rule_tables_digest() -> str:
+    """sha256 over every module-level table and constant of the verifier's modules (word lists, patterns, limits),
+    each counted once under the module that defines it: a word added to any rule changes the verifier's hash
+    without a hand-bumped tag."""
+    import arborist.verify as package
+
+    seen: set[int] = set()
+    tables: list[list[object]] = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for name, value in sorted(vars(module).items()):
+            if name.startswith("__") or not name.lstrip("_")[:1].isupper() or id(value) in seen:
+                continue
+            data = _canonical(value)
+            if data is not None:
+                seen.add(id(value))
+                tables.append([info.name, name, data])
+    return tagged_digest("arborist-verifier-rules/1", tables)
+
+
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:
-    """Covers the verifier's own knobs and the version of the shared text rules it tokenises with
-    (`arborist.text`), so answer-policy changes never move it and a text-rule change always does."""
-    body = {"policy": (policy or VerifierPolicy()).model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
+    """Covers the verifier's own knobs, its rule tables (`rule_tables_digest`) and the version of the shared text
+    rules it tokenises with (`arborist.text`), so answer-policy changes never move it and a rule change always
+    does."""
+    body = {"policy": (policy or VerifierPolicy()).model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION,
+            "rules": rule_tables_digest()}
     return tagged_digest(POLICY_HASH_TAG, body)

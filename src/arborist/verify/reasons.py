@@ -23,11 +23,12 @@ class Verdict(StrEnum):
 
     VERIFIED_QUOTE = "VERIFIED_QUOTE"  # its quote occurs verbatim (normalised) in a cited chunk
     VERIFIED_SPAN = "VERIFIED_SPAN"  # its text is carried by one contiguous span of a cited chunk
+    VERIFIED_ENTAILED = "VERIFIED_ENTAILED"  # its genuine quote entails it by the pinned judge, no rule vetoing
     PARTIAL = "PARTIAL"  # some check ties it to the evidence, but not enough to verify it
     UNSUPPORTED = "UNSUPPORTED"  # nothing ties it to the evidence it cites
 
 
-VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN})
+VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN, Verdict.VERIFIED_ENTAILED})
 
 
 class AuditMode(StrEnum):
@@ -78,6 +79,7 @@ class Reason(StrEnum):
     MISSED_ANSWER_SUSPECTED = "MISSED_ANSWER_SUSPECTED"
     INSTRUCTION_IN_EVIDENCE = "INSTRUCTION_IN_EVIDENCE"
     INSTRUCTION_SUPPORT = "INSTRUCTION_SUPPORT"
+    NOT_ENTAILED = "NOT_ENTAILED"
 
 
 REASONS: dict[Reason, str] = {
@@ -130,6 +132,8 @@ REASONS: dict[Reason, str] = {
     Reason.EVIDENCE_DOES_NOT_ANSWER: "no sentence of the evidence holds enough of the question's words (weighted by "
     "their rarity in the corpus), or no block states a name or year the question asks about, and the answer is not "
     "STRICT: the verifier abstains for the model, keeping its claims as an unverified draft (Rule 13)",
+    Reason.NOT_ENTAILED: "the quote is genuine and holds the claim's names and numbers, but the claim does not restate "
+    "it word for word and the entailment judge scored it below its threshold",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

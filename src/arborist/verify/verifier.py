@@ -106,6 +106,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
+from arborist.verify.judge import Judge
 from arborist.verify.lexicon import IRREGULAR_VERBS, QUALIFIER_GROUPS
 from arborist.verify.normalize import (
     HYPHENS,
@@ -129,7 +130,7 @@ from arborist.verify.polarity import (
     states,
     subject_end,
 )
-from arborist.verify.policy import VerifierPolicy, load_policy, verifier_policy_hash
+from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import (
@@ -159,6 +160,8 @@ class ClaimVerification(BaseModel):
     reasons: list[Reason]
     notes: list[str]
     checks: ClaimChecks
+    entailment: float | None = None  # the judge's score, where the judge was asked (stage 3; see `judge`)
+    decided_by: str = ""  # the stage that decided: "rules", "judge", or the stage that failed
 
 
 class Verification(BaseModel):
@@ -171,6 +174,7 @@ class Verification(BaseModel):
     # claims in the answer (in quote mode its quotes, each one claim); records written before the
     # rename call it n_quotes
     n_claims: int = Field(validation_alias=AliasChoices("n_claims", "n_quotes"))
+    n_entailed: int = 0  # verified claims that rest on the entailment judge (VERIFIED_ENTAILED)
     abstained_requests: list[str]
     quantifier: Quantifier
     guard: GuardResult
@@ -210,6 +214,12 @@ def _add(reasons: list[Reason], *codes: Reason) -> None:
 def _not_run(detail: str) -> Check:
     return Check(passed=False, detail=detail)
 
+
+# What a claim the judge accepted may leave to it: word rules that ask whether the quote *uses* the claim's words
+# (its direction or negation word, a thing's name in a slot), which a paraphrase need not. A rule that finds the
+# quote saying the opposite (a mismatch, a swapped role, a hedge, a dropped scope, a qualifier) still vetoes.
+WORD_SWAP = "WORD_SWAP"
+JUDGE_READS: frozenset[str] = frozenset({Reason.DIRECTION_UNSTATED, Reason.NEGATION_UNSTATED, WORD_SWAP})
 
 BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
 
@@ -253,7 +263,7 @@ def reanchor(item: Item, prepared: dict[str, Prepared], max_ids: int) -> Item:
 
 def _verify_item(
     item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
-    question_stems: frozenset[str] = frozenset(), cited_as: list[str] | None = None,
+    question_stems: frozenset[str] = frozenset(), cited_as: list[str] | None = None, judge: Judge | None = None,
 ) -> ClaimVerification:
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
@@ -309,12 +319,26 @@ def _verify_item(
     supports = ([_quote_support(claim, item.quote, chunk, lex) for chunk in cited]
                 if quote_ok and item.quote is not None and mode != "quote" else [])
     backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, policy))
+    # Stage 3 by the judge: a genuine quote that holds the claim's names and numbers (stage 2) but that the claim
+    # does not restate word for word. What it accepts still meets every veto below.
+    score: float | None = None
+    if (judge is not None and not backs_claim and quote_ok and entities.passed and item.quote is not None
+            and _quote_names(supports)):
+        premise = _premise(item.quote, cited, lex)
+        score = judge.score(premise, item.text)
+        backs_claim = score >= judge.spec.threshold
+        notes.append(f"entailment judge {judge.spec.judge_id}: {score:.3f} "
+                     f"({'at or above' if backs_claim else 'below'} its threshold {judge.spec.threshold:g})")
+        if not backs_claim:
+            failures.append(Reason.NOT_ENTAILED)
+    judged = score is not None and backs_claim
     replaced = _subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
         swap = f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'"
-    elif backs_claim and mode != "quote" and policy.polarity_checks:
+    elif backs_claim and mode != "quote" and policy.polarity_checks and not (judged and WORD_SWAP in JUDGE_READS):
         swap = _swapped(supports, lex)
+    supported = backs_claim  # stage 3 passed (restated or entailed); what sets it False below is a veto
     if swap is not None:
         backs_claim = False
         failures.append(Reason.ENTITY_MISSING)
@@ -334,7 +358,8 @@ def _verify_item(
             span = span.model_copy(update={"passed": False, "detail": f"{span.detail}; but {span.evidence_id} never "
                                            f"says {', '.join(unstated)}"})
             _add(failures, Reason.QUALIFIER_UNSTATED)
-    if quote_ok and backs_claim and mode != "quote" and item.quote is not None and policy.polarity_checks:
+    if quote_ok and backs_claim and not judged and mode != "quote" and item.quote is not None and policy.polarity_checks:
+        # (a part stated in other words is the judge's to read: it accepted the claim as a whole)
         added = _unstated_parts(supports, lex)
         if added:
             backs_claim = False
@@ -346,10 +371,14 @@ def _verify_item(
         # the quote's own findings always count; its sentence's lead-in may only add to them (the framing of the
         # cited chunk that reads it best), never hide them
         findings = disagreement(item.quote)
+        if judged:  # what the judge read as the same thing said in other words
+            findings = [f for f in findings if f.reason not in JUDGE_READS]
         said = {f.reason for f in findings}
         leads = [lead for lead in (_lead_in(item.quote, chunk) for chunk in cited) if lead is not None]
         framed: list[list[Finding]] = [[f for f in disagreement(lead) if f.reason not in said]
                                        if lead != item.quote else [] for lead in leads]
+        if judged:
+            framed = [[f for f in found if f.reason not in JUDGE_READS] for found in framed]
         if framed:
             fewest: list[Finding] = min(framed, key=len)
             findings += fewest
@@ -366,14 +395,28 @@ def _verify_item(
         notes.append("a bare answer is verified only by a quote that holds it and at least half of the question's "
                      "content words (besides the answer's own)")
     if quote_ok and entities.passed and backs_claim and agrees and on_topic:
-        verdict = Verdict.VERIFIED_QUOTE
+        verdict = Verdict.VERIFIED_ENTAILED if judged else Verdict.VERIFIED_QUOTE
     elif span.passed and entities.passed and not bare and agrees:  # never over its own quote's disagreement
         verdict = Verdict.VERIFIED_SPAN
     elif quote_ok or span.passed or paraphrase.passed:
         verdict = Verdict.PARTIAL
     else:
         verdict = Verdict.UNSUPPORTED
+    # Which stage decided: a verified claim's tier, else the first stage it failed (grounding: no genuine quote or
+    # span; names: a name or number its evidence or its quote lacks; support: neither restated nor entailed;
+    # veto: a rule found it saying something else; caps: its citation).
+    if verdict in VERIFIED:
+        decided_by = "judge" if verdict is Verdict.VERIFIED_ENTAILED else "rules"
+    elif not quote_ok and not span.passed:
+        decided_by = "grounding"
+    elif not entities.passed or (quote_ok and mode != "quote" and not _quote_names(supports)):
+        decided_by = "names"
+    elif quote_ok and not supported:
+        decided_by = "support"
+    else:
+        decided_by = "veto"
     if verdict in VERIFIED and caps:
+        decided_by = "caps"
         notes.append(f"{verdict} capped at PARTIAL by {', '.join(caps)}")
         verdict = Verdict.PARTIAL
     _add(reasons, *caps)
@@ -383,6 +426,7 @@ def _verify_item(
         index=item.index, text=item.text, evidence_ids=item.evidence_ids, reanchored_from=cited_as or [],
         verdict=verdict, reasons=reasons, notes=notes,
         checks=ClaimChecks(quote=quote, span=span, entities=entities, paraphrase=paraphrase),
+        entailment=score, decided_by=decided_by,
     )
 
 
@@ -600,6 +644,24 @@ def _lead_in(quote: str, chunk: Prepared) -> str | None:
     return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + len(wanted) - 1].end]
 
 
+def _premise(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
+    """What the judge reads the claim against: the quote as its sentence says it (see `_lead_in`), after the cited
+    chunk's title when the quote refers by a pronoun ("It was closed in 2019" in "Harlow Bridge"), as the rules
+    let the title name what a pronoun refers to."""
+    for chunk in cited:
+        lead = _lead_in(quote, chunk)
+        if lead is not None:
+            refers = chunk.ev.title and any(t.norm in lex.anaphors for t in tokenise(lead))
+            return f"{chunk.ev.title}: {lead}" if refers else lead
+    return quote
+
+
+def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> bool:
+    """Stage 2 against the quote alone: the claim's names and numbers are in its quote (or, for a quote that
+    refers by a pronoun, the cited chunk's title) as one cited chunk reads them."""
+    return any(entities_check(wide, [own])[0].passed for wide, own, _ in supports)
+
+
 def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], policy: VerifierPolicy) -> bool:
     """Entities and paraphrase of the claim, checked against the quote alone (`supports`: see `_quote_support`,
     one per cited chunk)."""
@@ -717,6 +779,7 @@ def verify_answer(
     answer: dict[str, Any],
     policy: VerifierPolicy | dict[str, Any] | None = None,
     term_weights: Mapping[str, float] | None = None,
+    judge: Judge | None = None,
 ) -> Verification:
     """Verify one answer. Raises `VerifyInputError` (an InputError and a ValueError) on out-of-shape input.
 
@@ -725,6 +788,12 @@ def verify_answer(
     question = check_question(question)
     mode = check_mode(mode)
     policy = load_policy(policy)
+    if judge is not None and policy.entailment is None:
+        policy = policy.model_copy(update={"entailment": judge.spec})
+    if policy.entailment != (judge.spec if judge is not None else None):
+        raise PolicyError(f"the verifier policy names the entailment judge {policy.entailment.judge_id if policy.entailment else 'none'}"
+                          f" but was given {judge.spec.judge_id if judge is not None else 'no judge'}: build it with "
+                          "arborist.entailment.load_judge(policy.entailment), or verify with entailment none")
     lex = policy.lexicon()
     chunks = [Prepared.of(ev, lex.negators) for ev in parse_evidence(evidence)]
     parsed = parse_answer(mode, answer)
@@ -734,12 +803,12 @@ def verify_answer(
     claims: list[ClaimVerification] = []
     items: list[Item] = []  # each claim as judged: as given, or re-anchored when only that verifies it
     for given in parsed.items:
-        claim = _verify_item(given, mode, prepared, policy, lex, subject)
+        claim = _verify_item(given, mode, prepared, policy, lex, subject, judge=judge)
         # only a claim its citation leaves unverified is looked for elsewhere (a verified one keeps its ids)
         moved = reanchor(given, prepared, policy.max_evidence_ids) if (
             policy.reanchor_quotes and claim.verdict not in VERIFIED) else given
         if moved is not given:
-            second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids)
+            second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids, judge=judge)
             if second.verdict in VERIFIED:
                 claim, given = second, moved
         claims.append(claim)
@@ -759,7 +828,7 @@ def verify_answer(
 
     instruction = instruction_guard(
         [c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
-        lambda item: _verify_item(item, mode, prepared, policy, lex, subject).verdict in VERIFIED,
+        lambda item: _verify_item(item, mode, prepared, policy, lex, subject, judge=judge).verdict in VERIFIED,
     )
     if instruction.flagged:
         _add(reasons, Reason.INSTRUCTION_IN_EVIDENCE)
@@ -870,6 +939,7 @@ def verify_answer(
         claims=claims,
         n_verified=n_verified,
         n_claims=n,
+        n_entailed=sum(c.verdict is Verdict.VERIFIED_ENTAILED for c in claims),
         abstained_requests=parsed.abstained_requests,
         quantifier=quantifier,
         guard=guard,

@@ -1,0 +1,74 @@
+"""Which judge a name means, pinned: `spec_for` builds the `JudgeSpec`, `load_judge` the judge it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arborist.entailment.cache import CachedJudge, JudgeCache
+from arborist.errors import InputError
+from arborist.models.profiles import get_profile
+from arborist.verify.judge import ENTAILMENT_KINDS, Judge, JudgeSpec
+
+# The product's default judge: the local profile and threshold chosen on the dev sets (bench/entailment_judge.py;
+# figures in CHANGELOG.md). `verify_answer` itself stays model-free unless a caller passes a judge.
+DEFAULT_ENTAILMENT = "local"
+DEFAULT_JUDGE_PROFILE = "qwen2.5-1.5b"
+DEFAULT_THRESHOLD = 0.7
+
+
+def spec_for(kind: str, model: str | None = None, threshold: float | None = None) -> JudgeSpec | None:
+    """The pinned spec for `--entailment KIND` (None for `none`); a local model is a profile, pinned by its
+    digest; a served one is named by the server's model name."""
+    if kind not in ENTAILMENT_KINDS:
+        raise InputError(f"unknown entailment judge {kind!r}; valid: {', '.join(ENTAILMENT_KINDS)}")
+    if kind == "none":
+        return None
+    limit = DEFAULT_THRESHOLD if threshold is None else threshold
+    if kind == "local":
+        profile = get_profile(model or DEFAULT_JUDGE_PROFILE)
+        return JudgeSpec(kind="local", model=profile.name, sha256=profile.sha256, threshold=limit)
+    if not model:
+        raise InputError("--entailment openai needs the served judge's model name (--entailment-model)")
+    return JudgeSpec(kind="openai", model=model, threshold=limit)
+
+
+def default_spec() -> JudgeSpec | None:
+    return spec_for(DEFAULT_ENTAILMENT)
+
+
+def spec_from_options(kind: str, model: str | None, threshold: float | None, base_url: str | None) -> JudgeSpec | None:
+    """The spec the CLI's --entailment options name (one place for every command that verifies)."""
+    spec = spec_for(kind, model, threshold)
+    if spec is not None and spec.kind == "openai":
+        if not base_url:
+            raise InputError("--entailment openai needs the judge's server (--entailment-url)")
+        spec = spec.model_copy(update={"base_url": base_url})
+    return spec
+
+
+_JUDGES: dict[JudgeSpec, Judge] = {}
+
+
+def judge_for(spec: JudgeSpec) -> Judge:
+    """The process's judge for `spec` (built once: a local judge holds its model's loaded weights)."""
+    if spec not in _JUDGES:
+        _JUDGES[spec] = load_judge(spec, base_url=spec.base_url)
+    return _JUDGES[spec]
+
+
+def load_judge(spec: JudgeSpec, *, base_url: str | None = None, cache: JudgeCache | Path | None = None,
+               api_key_env: str | None = None) -> Judge:
+    """The judge `spec` names, its scores cached (in `cache`, by default `$ARBORIST_CACHE/judge.db`)."""
+    judge: Judge
+    if spec.kind == "local":
+        from arborist.entailment.local import LocalJudge
+
+        judge = LocalJudge(spec)
+    else:
+        if not base_url:
+            raise InputError("a served entailment judge needs its server's base URL (--entailment-url)")
+        from arborist.entailment.served import ServedJudge
+
+        judge = ServedJudge(spec, base_url, api_key_env=api_key_env)
+    store = cache if isinstance(cache, JudgeCache) else JudgeCache(cache)
+    return CachedJudge(judge, store)

@@ -1,0 +1,31 @@
+"""The two halves every judge shares: the messages it sends and how a yes/no distribution becomes a score."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from arborist.models.base import Message
+from arborist.verify.judge import PROMPT, SYSTEM
+
+YES = ("Yes", "yes", "YES", " Yes", " yes")
+NO = ("No", "no", "NO", " No", " no")
+
+
+def messages(premise: str, hypothesis: str) -> list[Message]:
+    """The judge's fixed prompt around one premise and hypothesis (whitespace folded: a quote's line breaks
+    carry no meaning and would only split the prompt cache)."""
+    fold = " ".join
+    return [Message(role="system", content=SYSTEM),
+            Message(role="user", content=PROMPT.format(premise=fold(premise.split()),
+                                                       hypothesis=fold(hypothesis.split())))]
+
+
+def yes_share(logprobs: Mapping[str, float]) -> float:
+    """P(yes) / (P(yes) + P(no)) from next-token log-probabilities keyed by token text; 0.5 when neither
+    appears (the judge said something else: no evidence either way, and below any useful threshold)."""
+    def mass(words: Iterable[str]) -> float:
+        return sum(math.exp(logprobs[w]) for w in words if w in logprobs)
+
+    yes, no = mass(YES), mass(NO)
+    return 0.5 if yes + no == 0.0 else yes / (yes + no)

@@ -1,0 +1,74 @@
+"""The entailment judge's seam: what the verifier asks a model, and how that model is pinned.
+
+Word rules cannot tell whether a verbatim quote *says what its claim says* when the claim paraphrases it
+(DESIGN §1). That one question goes to a judge behind `Judge.score(premise, hypothesis) -> [0, 1]`. The
+verifier imports no model: a caller that wants the judge builds one (`arborist.entailment.load_judge`) and
+passes it to `verify_answer`; `JudgeSpec` is the pinned identity the judge must match, and it is part of the
+verifier policy (so of `verifier_policy_hash`) together with the digest of `PROMPT`.
+
+The judge only ever *adds* support: it is asked about claims whose quote is genuine and holds their names and
+numbers but that do not restate it word for word, and every rule veto (negation, direction, comparison, roles,
+certainty, units, scope, qualifiers) still applies to what it accepts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arborist.errors import ArboristError
+
+# The fixed instruction of every judge. Changing a word changes `PROMPT_DIGEST`, so the verifier hash.
+SYSTEM = "You are a careful fact checker. You answer only Yes or No."
+PROMPT = (
+    "Passage: {premise}\n\n"
+    "Statement: {hypothesis}\n\n"
+    "If the passage is true, must the statement be true? The statement must not add facts, change numbers, "
+    "reverse a relation, or state as certain what the passage only suggests. Answer Yes or No."
+)
+PROMPT_DIGEST = hashlib.sha256(f"{SYSTEM}\n{PROMPT}".encode()).hexdigest()
+
+
+class JudgeSpec(BaseModel):
+    """The pinned identity of an entailment judge: which model, which weights, at what threshold.
+
+    `kind` local: a GGUF profile run by llama.cpp, its weights checked by `sha256`; openai: a named model on an
+    OpenAI-compatible server (the server is where it runs, not what it is, so its URL is not part of this)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["local", "openai"]
+    model: str = Field(description="local: a model profile name; openai: the served model's name")
+    sha256: str | None = Field(default=None, description="local: the weights' sha256 (pinned by the profile)")
+    threshold: float = Field(ge=0.0, le=1.0, description="a score at or above this accepts the claim")
+    prompt_digest: str = Field(default=PROMPT_DIGEST, description="sha256 of the judge's fixed prompt")
+    base_url: str | None = Field(default=None, exclude=True, description="openai: where the served judge runs (not "
+                                 "part of its identity, so neither hashed nor stored)")
+
+    @property
+    def judge_id(self) -> str:
+        """What a cached score is keyed by: the model, its weights and the prompt (not the threshold, which
+        only reads the score)."""
+        weights = (self.sha256 or "served")[:16]
+        return f"{self.kind}:{self.model}@{weights}/{self.prompt_digest[:16]}"
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """One forward pass, no sampling: the same premise and hypothesis always score the same."""
+
+    spec: JudgeSpec
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        """P(the premise entails the hypothesis), in [0, 1]."""
+        ...
+
+
+class JudgeError(ArboristError):
+    """A judge that could not score (a dead server, missing weights): never read as a verdict."""
+
+
+ENTAILMENT_KINDS = ("none", "local", "openai")
+EntailmentKind = Literal["none", "local", "openai"]

@@ -1,0 +1,222 @@
+"""The verifier's second tier: the entailment judge's seam, its vetoes, its cache, its pinning and its CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from arborist.entailment import CachedJudge, JudgeCache, load_judge, spec_for
+from arborist.entailment.local import LocalJudge
+from arborist.entailment.scoring import yes_share
+from arborist.entailment.served import ServedJudge
+from arborist.verify import (
+    Label,
+    PolicyError,
+    Reason,
+    Verdict,
+    VerifierPolicy,
+    verifier_policy_hash,
+    verify_answer,
+)
+from arborist.verify.judge import JudgeError, JudgeSpec
+from fault_server import FaultServer
+from test_models_local import ready_or_skip
+
+PASSAGE = ("The Harlow Bridge opened in 1932. It was closed to traffic in 2019 after engineers found cracks in its "
+           "main span. A ferry now carries cars across.")
+QUOTE = "It was closed to traffic in 2019 after engineers found cracks in its main span."
+QUESTION = "Why was the Harlow Bridge closed?"
+
+
+class TableJudge:
+    """A judge for tests of the code around it: scores by hypothesis, and a record of what it was asked."""
+
+    def __init__(self, scores: dict[str, float], threshold: float = 0.7) -> None:
+        self.spec = JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=threshold)
+        self.scores = scores
+        self.asked: list[tuple[str, str]] = []
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        self.asked.append((premise, hypothesis))
+        return self.scores[hypothesis]
+
+
+def verify(claim: str, judge: TableJudge | None, quote: str = QUOTE) -> Any:
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    evidence = [{"id": "E1", "title": "Harlow Bridge", "text": PASSAGE}]
+    return verify_answer(QUESTION, "claim_lattice", evidence, answer, judge=judge)
+
+
+PARAPHRASE = "The Harlow Bridge has been shut to vehicles since 2019 because of cracking in its main span."
+
+
+def test_a_paraphrase_the_rules_cannot_read_is_verified_by_the_judge() -> None:
+    assert verify(PARAPHRASE, None).label is not Label.STRICT  # the rules alone: too few shared words
+    judge = TableJudge({PARAPHRASE: 0.93})
+    v = verify(PARAPHRASE, judge)
+    claim = v.claims[0]
+    assert v.label is Label.STRICT and v.n_entailed == 1
+    assert claim.verdict is Verdict.VERIFIED_ENTAILED and claim.decided_by == "judge"
+    assert claim.entailment == pytest.approx(0.93)
+    # the quote as its sentence says it (after the title its pronoun refers to), and the claim
+    assert judge.asked == [(f"Harlow Bridge: {QUOTE}", PARAPHRASE)]
+    assert any("entailment judge" in n for n in claim.notes)
+
+
+def test_a_low_score_leaves_the_claim_unverified_and_says_why() -> None:
+    v = verify(PARAPHRASE, TableJudge({PARAPHRASE: 0.2}))
+    assert v.label is Label.UNGROUNDED
+    assert Reason.NOT_ENTAILED in v.claims[0].reasons and v.claims[0].decided_by == "support"
+
+
+def test_a_rule_veto_beats_the_judge() -> None:
+    reversed_claim = "The Harlow Bridge has not been shut to vehicles since 2019 because of cracking in its main span."
+    v = verify(reversed_claim, TableJudge({reversed_claim: 0.99}))
+    assert v.label is not Label.STRICT
+    assert v.claims[0].decided_by == "veto"
+
+
+def test_the_judge_is_not_asked_about_a_number_the_quote_lacks_nor_a_claim_the_rules_verify() -> None:
+    judge = TableJudge({})
+    v = verify("The Harlow Bridge has been shut to vehicles since 2017 because of cracking in its main span.", judge)
+    assert v.label is not Label.STRICT and v.claims[0].decided_by == "names"
+    restated = "The Harlow Bridge was closed to traffic in 2019 after engineers found cracks in its main span."
+    assert verify(restated, judge).claims[0].verdict is Verdict.VERIFIED_QUOTE
+    assert judge.asked == []  # neither case cost a model call
+
+
+def test_the_judge_is_part_of_the_verifier_hash_and_must_match_the_policy() -> None:
+    base = VerifierPolicy()
+    judged = VerifierPolicy(entailment=TableJudge({}).spec)
+    other_threshold = VerifierPolicy(entailment=TableJudge({}, threshold=0.8).spec)
+    hashes = {verifier_policy_hash(p) for p in (base, judged, other_threshold)}
+    assert len(hashes) == 3
+    served = JudgeSpec(kind="openai", model="judge-7b", threshold=0.7)
+    elsewhere = served.model_copy(update={"base_url": "http://127.0.0.1:9/v1"})
+    assert verifier_policy_hash(VerifierPolicy(entailment=served)) == verifier_policy_hash(
+        VerifierPolicy(entailment=elsewhere))  # where a judge runs is not what it is
+    assert verify(PARAPHRASE, TableJudge({PARAPHRASE: 0.9})).verifier_policy_hash == verifier_policy_hash(judged)
+    with pytest.raises(PolicyError, match="names the entailment judge"):
+        verify_answer("q?", "claim_lattice", [{"id": "E1", "title": "t", "text": PASSAGE}],
+                      {"claims": [], "abstained_requests": []}, policy=judged)
+
+
+def test_scores_are_cached_by_judge_premise_and_hypothesis(tmp_path: Path) -> None:
+    inner = TableJudge({"h": 0.8, "other": 0.1})
+    cache = JudgeCache(tmp_path / "judge.db")
+    judge = CachedJudge(inner, cache)
+    assert judge.score("p", "h") == judge.score("p", "h") == pytest.approx(0.8)
+    assert len(inner.asked) == 1 and (cache.hits, cache.misses) == (1, 1)
+    again = CachedJudge(inner, JudgeCache(tmp_path / "judge.db"))  # another process, the same file
+    assert again.score("p", "h") == pytest.approx(0.8) and len(inner.asked) == 1
+    assert again.score("p", "other") == pytest.approx(0.1) and len(inner.asked) == 2
+
+
+def test_yes_share_reads_the_yes_and_no_mass() -> None:
+    assert yes_share({"Yes": -0.1, "No": -2.4}) == pytest.approx(0.909, abs=0.01)
+    assert yes_share({" no": -0.05, "yes": -3.0}) < 0.1
+    assert yes_share({"Maybe": -0.01}) == 0.5
+
+
+def test_specs_name_pinned_profiles_and_refuse_unknown_judges() -> None:
+    spec = spec_for("local")
+    assert spec is not None and spec.sha256 is not None and len(spec.sha256) == 64
+    assert spec_for("none") is None
+    with pytest.raises(Exception, match="unknown entailment judge 'magic'; valid: none, local, openai"):
+        spec_for("magic")
+    with pytest.raises(Exception, match="unknown model profile"):
+        spec_for("local", "no-such-profile")
+
+
+def test_a_local_judge_with_weights_missing_is_an_error_not_a_verdict(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARBORIST_CACHE", str(tmp_path))  # no prepared models here
+    judge = LocalJudge(JudgeSpec(kind="local", model="qwen2.5-0.5b", sha256="2" * 64, threshold=0.7))
+    with pytest.raises(JudgeError, match="entailment judge cannot run.*--entailment none"):
+        judge.score("a", "b")
+
+
+@pytest.fixture
+def server() -> Iterator[FaultServer]:
+    srv = FaultServer().start()
+    yield srv
+    srv.stop()
+
+
+def _logprobs_body(top: dict[str, float]) -> bytes:
+    first = max(top, key=lambda t: top[t])
+    content = [{"token": first, "logprob": top[first],
+                "top_logprobs": [{"token": t, "logprob": lp} for t, lp in top.items()]}]
+    return json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": first},
+                                    "logprobs": {"content": content}, "finish_reason": "length"}]}).encode()
+
+
+def test_a_served_judge_reads_the_first_tokens_logprobs(server: FaultServer) -> None:
+    spec = JudgeSpec(kind="openai", model="judge-model", threshold=0.7)
+    judge = ServedJudge(spec, server.base_url, retries=0)
+    server.queue(_logprobs_body({"Yes": -0.2, "No": -1.8}), b'{"choices": [{"message": {"content": "Yes"}}]}')
+    assert judge.score("premise", "hypothesis") == pytest.approx(0.832, abs=0.01)
+    sent = server.requests[0].body
+    assert sent["max_tokens"] == 1 and sent["logprobs"] is True and sent["temperature"] == 0.0
+    assert "Passage: premise" in sent["messages"][1]["content"]
+    with pytest.raises(JudgeError, match="no log-probabilities"):
+        judge.score("premise", "another")
+
+
+def test_a_dead_judge_server_is_an_error(server: FaultServer) -> None:
+    judge = ServedJudge(JudgeSpec(kind="openai", model="m", threshold=0.7), server.base_url, retries=0)
+    server.queue("500")
+    with pytest.raises(JudgeError, match="HTTP 500"):
+        judge.score("p", "h")
+
+
+def _case(claim: str) -> dict[str, Any]:
+    return {"question": QUESTION, "mode": "claim_lattice",
+            "evidence": [{"id": "E1", "title": "Harlow Bridge", "text": PASSAGE}],
+            "answer": {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": QUOTE}], "abstained_requests": []}}
+
+
+def test_verify_cli_entailment_none_gives_the_rules_labels(
+    run_cli: Callable[..., Result], write_json: Callable[[str, object], Path]
+) -> None:
+    path = write_json("case.json", _case(PARAPHRASE))
+    result = run_cli("verify", path, "--entailment", "none", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["label"] == verify(PARAPHRASE, None).label.value and data["n_entailed"] == 0
+    bad = run_cli("verify", path, "--entailment", "oracle")
+    assert bad.exit_code != 0 and "'oracle' is not one of" in bad.output
+    served = run_cli("verify", path, "--entailment", "openai", "--entailment-model", "m")
+    assert served.exit_code != 0 and "--entailment-url" in served.output
+
+
+@pytest.mark.model
+def test_the_local_judge_scores_a_paraphrase_above_a_reversal(tmp_path: Path) -> None:
+    ready_or_skip("qwen2.5-1.5b")
+    spec = spec_for("local")
+    assert spec is not None
+    judge = load_judge(spec, cache=tmp_path / "judge.db")
+    yes = judge.score(QUOTE, PARAPHRASE)
+    no = judge.score(QUOTE, "The Harlow Bridge has stayed open to traffic since 2019.")
+    assert 0.0 <= no < yes <= 1.0
+    assert yes >= spec.threshold > no
+    assert LocalJudge(spec).score(QUOTE, PARAPHRASE) == pytest.approx(yes, abs=1e-6)  # deterministic, uncached
+
+
+def test_the_verifier_hash_follows_its_rule_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arborist.verify import lexicon, policy
+
+    before = verifier_policy_hash()
+    monkeypatch.setattr(lexicon, "HEDGE_WORDS", (*lexicon.HEDGE_WORDS, "perchance"))
+    policy.rule_tables_digest.cache_clear()
+    try:
+        assert verifier_policy_hash() != before  # a word added to a rule table, no tag bumped
+    finally:
+        monkeypatch.undo()
+        policy.rule_tables_digest.cache_clear()
+    assert verifier_policy_hash() == before
