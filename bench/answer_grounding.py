@@ -47,10 +47,10 @@ from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
-from arborist.governance.policy import build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
+from arborist.policy.answer import build_policy, governance_policy_hash
 from arborist.verify import Label, PolicyError, Reason, VerifierPolicy
 from arborist.verify.normalize import tokenise
 

@@ -23,7 +23,7 @@ import argparse
 import json
 from pathlib import Path
 
-from arborist.answer.modes import MODES
+from arborist.prompting.modes import MODES
 from lab_run import prepare, run, run_command
 
 

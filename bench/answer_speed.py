@@ -20,10 +20,10 @@ from pathlib import Path
 from arborist.answer.pipeline import answer_question
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
-from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
 from arborist.models.base import GenerationSettings
 from arborist.models.local import LocalProvider
+from arborist.policy.answer import build_policy
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo" / "corpus"
 QUESTION = "How long is the refund window for annual plans?"

@@ -42,9 +42,9 @@ from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evidence.admission import EvidenceChunk, admit
-from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
 from arborist.lab.treatments import relevant_sources
+from arborist.policy.answer import build_policy
 from arborist.retrieval.search import search
 from arborist.text import sentences
 from arborist.verify.normalize import content_stems

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
-from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
 from arborist.lab.sentinels.facts import demo_facts_path, load_facts
 from arborist.lab.sentinels.ladder import run_ladder
 from arborist.lab.sentinels.store import build_sentinel_store
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.local import LocalProvider
+from arborist.policy.answer import build_policy
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo" / "corpus"
 

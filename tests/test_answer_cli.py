@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from arborist.answer.modes import json_schema
 from arborist.models.scripted import NO_RESPONSE
 from arborist.prompting.layouts import LAYOUTS
+from arborist.prompting.modes import json_schema
 from fault_server import FaultServer
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"

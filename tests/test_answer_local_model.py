@@ -21,16 +21,16 @@ import pytest
 from click.testing import CliRunner
 
 from arborist.answer.contract import REASONS
-from arborist.answer.modes import MODES, json_schema
 from arborist.answer.pipeline import answer_question
 from arborist.cli import cli
 from arborist.corpus import ChunkingSettings, CorpusStore, open_store
-from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
 from arborist.models import profiles
 from arborist.models.base import GenerationSettings, Provider
 from arborist.models.registry import make_provider
+from arborist.policy.answer import build_policy
 from arborist.prompting.layouts import LAYOUTS
+from arborist.prompting.modes import MODES, json_schema
 from arborist.retrieval.search import SearchSettings
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"

@@ -22,10 +22,10 @@ from arborist.corpus import ChunkingSettings, CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.governance import cache
 from arborist.governance.audit import GENESIS, AuditEvent, append_event, event_hash, list_events, verify_chain
-from arborist.governance.canonical import canonical_json
-from arborist.governance.policy import AnswerPolicy, build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.models.scripted import ScriptedProvider
+from arborist.policy.answer import AnswerPolicy, build_policy, governance_policy_hash
+from arborist.policy.canonical import canonical_json
 from arborist.retrieval.search import SearchSettings
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 

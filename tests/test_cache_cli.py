@@ -25,9 +25,9 @@ from arborist.cli.answer_options import pop_answer_options, provider_and_policy
 from arborist.corpus import open_store
 from arborist.governance import cache
 from arborist.governance.audit import list_events, verify_chain
-from arborist.governance.canonical import canonical_json
-from arborist.governance.policy import governance_policy_hash
 from arborist.models.scripted import ScriptedProvider
+from arborist.policy.answer import governance_policy_hash
+from arborist.policy.canonical import canonical_json
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 QUESTION = "How long is the refund window for annual plans?"

@@ -20,7 +20,7 @@ from arborist.answer.contract import (
     check_contract,
     parse_json_object,
 )
-from arborist.answer.modes import ANSWER_MODELS, MODES, json_schema
+from arborist.prompting.modes import ANSWER_MODELS, MODES, json_schema
 
 ADMITTED = ["E1", "E2", "E3"]
 

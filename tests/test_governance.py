@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,16 +21,16 @@ import pytest
 from pydantic import ValidationError
 
 from arborist import engine
-from arborist.answer.modes import PROMPT_VERSION
 from arborist.answer.record import AnswerRecord
 from arborist.corpus import ChunkingSettings, CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.governance import cache
-from arborist.governance.canonical import canonical_json, tagged_digest
-from arborist.governance.policy import GOVERNANCE_TAG, AnswerPolicy, build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.models.base import GenerationSettings
 from arborist.models.scripted import NO_RESPONSE, ScriptedProvider
+from arborist.policy.answer import GOVERNANCE_TAG, AnswerPolicy, build_policy, governance_policy_hash
+from arborist.policy.canonical import canonical_json, tagged_digest
+from arborist.prompting.modes import PROMPT_VERSION
 from arborist.retrieval.search import SearchSettings
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import PolicyError, VerifierPolicy, verifier_policy_hash
@@ -218,14 +219,15 @@ def test_equal_verifier_policies_built_in_different_orders_hash_equal() -> None:
 
 def test_hashes_are_the_same_in_another_process() -> None:
     code = (
-        "from arborist.governance.policy import build_policy, governance_policy_hash\n"
+        "from arborist.policy.answer import build_policy, governance_policy_hash\n"
         "from arborist.verify import VerifierPolicy, verifier_policy_hash\n"
         "print(governance_policy_hash(build_policy(model_id='scripted:scripted', layout='bookend', "
         "search={'routes': ['bm25', 'title', 'phrase']})))\n"
         "print(verifier_policy_hash(VerifierPolicy(max_evidence_ids=2)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "12345", "PATH": ""}).stdout.split()
+                         env={"PYTHONHASHSEED": "12345", "PATH": "",  # the code under test, not an installed copy
+                              "PYTHONPATH": os.pathsep.join(sys.path)}).stdout.split()
     assert out == [
         governance_policy_hash(policy(layout="bookend")),
         verifier_policy_hash(VerifierPolicy(max_evidence_ids=2)),

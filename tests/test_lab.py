@@ -24,13 +24,13 @@ from arborist.errors import InputError
 from arborist.evaluation.format import Question, Request
 from arborist.evidence.admission import EvidenceChunk, admit
 from arborist.governance.options import POLICY_OPTIONS, policy_from_options
-from arborist.governance.policy import AnswerPolicy, build_policy
 from arborist.lab import rundir
 from arborist.lab.checks import list_runs, validate_run
 from arborist.lab.diagnosis import PathView, diagnose, locate
 from arborist.lab.report import load_rows
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.models.scripted import ScriptedProvider
+from arborist.policy.answer import AnswerPolicy, build_policy
 from arborist.verify import VerifierPolicy
 
 DOCS = [

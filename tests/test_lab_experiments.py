@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from click.testing import Result
 
-from arborist.answer.modes import prompt_names, system_prompt
 from arborist.cli import lab_cmd
 from arborist.errors import InputError, StoreError
 from arborist.lab import rundir
@@ -36,6 +35,7 @@ from arborist.lab.sweep import (
     stored_request,
 )
 from arborist.models.scripted import ScriptedProvider
+from arborist.prompting.modes import prompt_names, system_prompt
 from arborist.verify import VerifierPolicy
 from test_lab import GOOD, claim, do_run, inputs, request, rows_of  # noqa: F401 (inputs is a fixture)
 

@@ -9,7 +9,6 @@ import pytest
 
 from arborist.evaluation.format import Question
 from arborist.evidence.admission import EvidenceChunk, admit
-from arborist.governance.policy import build_policy
 from arborist.lab.checks import validate_run
 from arborist.lab.treatments import (
     PlantPool,
@@ -19,6 +18,7 @@ from arborist.lab.treatments import (
     treatment_names,
     value_kind,
 )
+from arborist.policy.answer import build_policy
 from test_lab import claim, do_run, inputs, request, rows_of  # noqa: F401  (inputs is a fixture)
 
 CHUNKS = [

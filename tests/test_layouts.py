@@ -10,7 +10,7 @@ import pytest
 
 from arborist.errors import InputError
 from arborist.evidence import EvidenceChunk
-from arborist.governance.policy import AnswerPolicy, build_policy
+from arborist.policy.answer import AnswerPolicy, build_policy
 from arborist.prompting.layouts import (
     DEFAULT_MAX_REMINDER_CHARS,
     LAYOUTS,
@@ -248,7 +248,7 @@ def test_policy_refuses_an_unknown_layout_in_one_line() -> None:
 ])
 def test_auto_layout_is_per_chunk_for_list_questions_only(question: str, rendered: str) -> None:
     from arborist.answer.pipeline import build_messages, layout_for
-    from arborist.governance.policy import governance_policy_hash
+    from arborist.policy.answer import governance_policy_hash
 
     auto = build_policy(model_id="scripted:scripted", layout="auto")
     assert layout_for(auto, question) == rendered

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from arborist.errors import ArboristError
-from arborist.governance.policy import build_policy, governance_policy_hash
 from arborist.models import profiles
 from arborist.models.base import GenerationSettings, Message
 from arborist.models.openai_compat import OpenAIProvider
 from arborist.models.registry import make_provider
+from arborist.policy.answer import build_policy, governance_policy_hash
 from fault_server import FaultServer
 
 MSGS = [Message(role="user", content="What is the answer?")]

@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from arborist.answer.contract import REASONS
-from arborist.answer.modes import MODES, json_schema
 from arborist.answer.pipeline import MAX_QUESTION_CHARS, answer_document, answer_question, check_question
 from arborist.answer.record import RECORD_FORMAT, AnswerRecord
 from arborist.corpus import ChunkingSettings, CorpusStore, SourceDocument, chunk_text, document_id, open_store
 from arborist.errors import InputError
-from arborist.governance.canonical import canonical_json
-from arborist.governance.policy import AnswerPolicy, build_policy, governance_policy_hash
 from arborist.ingest import ingest_paths
 from arborist.models.base import Completion, GenerationSettings
 from arborist.models.scripted import NO_RESPONSE, ScriptedProvider
+from arborist.policy.answer import AnswerPolicy, build_policy, governance_policy_hash
+from arborist.policy.canonical import canonical_json
+from arborist.prompting.modes import MODES, json_schema
 from arborist.retrieval.search import SearchSettings
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
@@ -471,7 +471,7 @@ def test_answer_document_refuses_bad_questions() -> None:
 
 @pytest.mark.parametrize("mode", ["quote", "claim_lattice"])
 def test_grounded_quotes_schema_pairs_each_id_with_its_own_sentences(demo_store: CorpusStore, mode: str) -> None:
-    from arborist.answer.modes import grammar_safe
+    from arborist.prompting.modes import grammar_safe
     from arborist.text import sentences
     from arborist.verify import Reason, verify_answer
 

@@ -13,12 +13,12 @@ from click.testing import Result
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
 from arborist.errors import InputError, StoreError
-from arborist.governance.policy import build_policy
 from arborist.ingest import ingest_paths
 from arborist.lab.sentinels.facts import Facts, demo_facts_path, load_facts
 from arborist.lab.sentinels.ladder import run_ladder
 from arborist.lab.sentinels.store import build_sentinel_store, load_map, patch_into
 from arborist.models.scripted import ScriptedProvider
+from arborist.policy.answer import build_policy
 from fault_server import FaultServer
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo" / "corpus"

@@ -14,7 +14,7 @@ import pytest
 from click.testing import Result
 
 from arborist.governance.audit import event_hash
-from arborist.governance.canonical import canonical_json
+from arborist.policy.canonical import canonical_json
 
 QUESTION = "How long is the refund window for annual plans?"
 ROUTES = ("--routes", "bm25,title,phrase")
@@ -221,7 +221,7 @@ def test_a_genuine_row_moved_under_another_question_is_never_served(db: Path, ru
     from arborist.cli.answer_options import pop_answer_options, provider_and_policy
     from arborist.corpus import open_store
     from arborist.governance import cache
-    from arborist.governance.policy import governance_policy_hash
+    from arborist.policy.answer import governance_policy_hash
 
     ctx = answer_cmd.query.make_context("query", [other, "--db", str(db), "--model", "scripted", *ROUTES])
     with open_store(db) as s:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from arborist.errors import InputError
-from arborist.governance.canonical import canonical_json
+from arborist.policy.canonical import canonical_json
 from arborist.verify import (
     REASONS,
     AuditMode,

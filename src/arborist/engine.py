@@ -27,9 +27,9 @@ from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission
 from arborist.governance import cache
-from arborist.governance.canonical import canonical_json, tagged_digest
-from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.models.base import Provider
+from arborist.policy.answer import AnswerPolicy, governance_policy_hash
+from arborist.policy.canonical import canonical_json, tagged_digest
 from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 

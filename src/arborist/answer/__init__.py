@@ -1,1 +1,1 @@
-"""The answer path: modes, contract, record and the pipeline that ties the boundaries."""
+"""The answer path: contract, record and the pipeline that ties the boundaries (the modes are in `prompting`)."""

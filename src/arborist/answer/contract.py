@@ -23,8 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from arborist.answer.modes import ANSWER_MODELS
 from arborist.models.base import scrub_surrogates
+from arborist.prompting.modes import ANSWER_MODELS
 
 
 class ContractReason(StrEnum):

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arborist.answer.contract import check_contract
-from arborist.answer.modes import json_schema
 from arborist.answer.record import (
     NO_TREATMENT,
     AnswerRecord,
@@ -24,11 +23,12 @@ from arborist.corpus.documents import SourceDocument
 from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission, EvidenceChunk, admit
-from arborist.governance.canonical import tagged_digest
-from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
 from arborist.models.base import GenerationSettings, Message, Provider
+from arborist.policy.answer import AnswerPolicy, governance_policy_hash
+from arborist.policy.canonical import tagged_digest
 from arborist.prompting.layouts import AUTO, evidence_id, render_user_payload
+from arborist.prompting.modes import json_schema
 from arborist.retrieval.search import SearchHit, SearchResult, search
 from arborist.text import sentences
 from arborist.verify.quantifier import QuantifierClass, classify_quantifier

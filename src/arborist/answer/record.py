@@ -16,8 +16,8 @@ from pydantic import BaseModel, Field, computed_field
 
 from arborist.answer.contract import ContractResult
 from arborist.evidence.admission import Omission
-from arborist.governance.policy import AnswerPolicy
 from arborist.models.base import Completion, Message
+from arborist.policy.answer import AnswerPolicy
 from arborist.verify import Verification
 
 RECORD_FORMAT = "arborist-answer/1"

@@ -7,7 +7,6 @@ from typing import Any, TypeVar
 
 import click
 
-from arborist.answer.modes import MODES
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.entailment import DEFAULT_ENTAILMENT, spec_from_options
 from arborist.entailment.factory import DEFAULT_JUDGE_PROFILE, DEFAULT_THRESHOLD
@@ -18,12 +17,13 @@ from arborist.governance.options import (
     PolicyOption,
     policy_from_options,
 )
-from arborist.governance.policy import AnswerPolicy
 from arborist.models.base import Provider
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
+from arborist.policy.answer import AnswerPolicy
 from arborist.prompting.layouts import POLICY_LAYOUTS
+from arborist.prompting.modes import MODES
 from arborist.retrieval.routes import route_names
 from arborist.verify import VerifierPolicy
 from arborist.verify.judge import ENTAILMENT_KINDS

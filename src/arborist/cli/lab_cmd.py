@@ -23,7 +23,6 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from arborist.answer.modes import prompt_names
 from arborist.cli.answer_options import (
     MODEL_OPTION_NAMES,
     apply_options,
@@ -57,6 +56,7 @@ from arborist.lab.sweep import (
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 from arborist.models.registry import make_provider
+from arborist.prompting.modes import prompt_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -22,10 +22,17 @@ def _literal(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
-def phrase(text: str) -> str:
-    """`"a b"`: the words of `text` in order, as one FTS5 phrase; '' when it has none."""
+def phrase(text: str, column: str | None = None) -> str:
+    """`"a b"`: the words of `text` in order, as one FTS5 phrase (optionally in one column); '' when it has none.
+
+    FTS5 tokenizes the phrase as it tokenized the rows, so the punctuation
+    between words matters on neither side.
+    """
     found = words(text)
-    return _literal(" ".join(found)) if found else ""
+    if not found:
+        return ""
+    expr = _literal(" ".join(found))
+    return f"{{{column}}} : {expr}" if column else expr
 
 
 def any_of(tokens: Iterable[str], column: str | None = None) -> str:

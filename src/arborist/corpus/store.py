@@ -433,6 +433,18 @@ class CorpusStore:
             return 0
         return int(self.db.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (expression,)).fetchone()[0])
 
+    def matching(self, expression: str, limit: int) -> list[int]:
+        """Rowids of up to `limit` chunks matching an FTS5 expression, lowest first, unscored.
+
+        For filters (a quoted phrase's occurrences), where BM25 ordering would
+        only cost time. `expression` comes from `arborist.corpus.fts_query`.
+        """
+        if not expression:
+            return []
+        return [r for (r,) in self.db.execute(
+            "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", (expression, limit)
+        )]
+
     def fts(self, expression: str, limit: int, weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, float]]:
         """Chunk rowids matching an FTS5 expression, best first, with a higher-is-better score.
 

@@ -1,1 +1,1 @@
-"""Policies and their hashes, the answer cache and the hash-chained audit log."""
+"""The answer cache and the hash-chained audit log (the policies and their hashes are in `arborist.policy`)."""

@@ -21,7 +21,7 @@ from uuid import uuid4
 from pydantic import BaseModel, Field
 
 from arborist.corpus.transactions import write_transaction
-from arborist.governance.canonical import canonical_json, tagged_digest
+from arborist.policy.canonical import canonical_json, tagged_digest
 
 EVENT_TAG = "arborist-audit-event/1"
 GENESIS = "sha256:" + "0" * 64

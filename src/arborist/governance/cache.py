@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from arborist.answer.record import NO_TREATMENT, RECORD_FORMAT, AnswerRecord
 from arborist.corpus.transactions import write_transaction
 from arborist.governance.audit import AuditEvent, append_event, get_event
-from arborist.governance.canonical import tagged_digest
+from arborist.policy.canonical import tagged_digest
 
 CACHE_TAG = "arborist-answer-cache/1"
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from arborist.corpus.chunking import ChunkingSettings
-from arborist.governance.policy import AnswerPolicy, build_policy
+from arborist.policy.answer import AnswerPolicy, build_policy
 from arborist.retrieval.search import parse_routes
 
 

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from arborist import __version__
-from arborist.governance.canonical import tagged_digest
-from arborist.governance.policy import AnswerPolicy
+from arborist.policy.answer import AnswerPolicy
+from arborist.policy.canonical import tagged_digest
 from arborist.verify import VerifierPolicy
 
 CONFIG_FORMAT: Literal["arborist-lab-run/1"] = "arborist-lab-run/1"

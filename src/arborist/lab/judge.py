@@ -23,12 +23,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from arborist.governance.canonical import canonical_json
 from arborist.lab import rundir
 from arborist.lab.config import JudgeSpec
 from arborist.lab.metrics import mean
 from arborist.lab.rows import Row
 from arborist.models.base import GenerationSettings, Message, Provider
+from arborist.policy.canonical import canonical_json
 
 JUDGE_ROWS = "results/judge-per-query.jsonl"
 JUDGE_SUMMARY = "results/judge-summary.json"

@@ -35,7 +35,6 @@ from pydantic import BaseModel, Field
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.evaluation.format import Evaluation, check_binding, load_evaluation
-from arborist.governance.canonical import tagged_digest
 from arborist.lab import rundir
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.fixtures import parse_fixtures, to_evaluation
@@ -45,6 +44,7 @@ from arborist.lab.report import load_rows
 from arborist.lab.rows import Row
 from arborist.lab.runner import ProgressSink, RunRequest, execute, plan_run
 from arborist.models.base import Provider
+from arborist.policy.canonical import tagged_digest
 from arborist.verify.quantifier import QuantifierClass, classify_quantifier
 
 BUCKETS_KB = (16, 32, 64)

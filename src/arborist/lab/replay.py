@@ -27,8 +27,8 @@ from arborist.answer.pipeline import sample_settings
 from arborist.answer.record import AnswerRecord
 from arborist.corpus.transactions import WRITE_WAIT_MS, write_transaction
 from arborist.errors import StoreError
-from arborist.governance.canonical import tagged_digest
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
+from arborist.policy.canonical import tagged_digest
 
 REPLAY_TAG = "arborist-completion-replay/1"
 FILE_NAME = "completions.sqlite"

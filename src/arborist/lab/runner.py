@@ -28,7 +28,6 @@ from typing import Any, Protocol
 from uuid import uuid4
 
 from arborist import embedding, engine
-from arborist.answer.modes import BASELINE_PROMPT, prompt_names, system_prompt
 from arborist.answer.pipeline import ranked_chunks, retrieve_and_admit
 from arborist.answer.record import NO_TREATMENT
 from arborist.corpus.chunking import ChunkingSettings
@@ -44,7 +43,6 @@ from arborist.evaluation.format import (
 )
 from arborist.evidence.admission import Admission
 from arborist.governance.options import policy_from_options
-from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.ingest import embed_missing
 from arborist.lab import rundir, treatments
 from arborist.lab.config import Arm, JudgeSpec, ModelSpec, RunConfig, git_revision, output_digest
@@ -55,6 +53,8 @@ from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
 from arborist.models.profiles import cache_dir
+from arborist.policy.answer import AnswerPolicy, governance_policy_hash
+from arborist.prompting.modes import BASELINE_PROMPT, prompt_names, system_prompt
 from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
@@ -78,7 +78,7 @@ class RunRequest:
     arms: tuple[str, ...] = ()
     policy_values: dict[str, Any] = field(default_factory=dict)
     verifier: VerifierPolicy = field(default_factory=VerifierPolicy)  # a new run's; a continued one keeps its own
-    prompt: str | None = None  # a shipped prompt name (see answer.modes.prompt_names) or a system prompt file
+    prompt: str | None = None  # a shipped prompt name (see prompting.modes.prompt_names) or a system prompt file
     samples: int = 1
     model: ModelSpec | None = None
     generation_workers: int = 1

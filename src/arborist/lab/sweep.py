@@ -32,11 +32,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from arborist.answer.modes import BASELINE_PROMPT, prompt_names
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
-from arborist.governance.canonical import tagged_digest
-from arborist.governance.policy import AnswerPolicy
 from arborist.lab import rundir
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.judge import Judge
@@ -57,6 +54,9 @@ from arborist.lab.runner import (
 )
 from arborist.lab.stats import SIGNAL_ALPHA, Interval, bootstrap_mean
 from arborist.models.base import Provider
+from arborist.policy.answer import AnswerPolicy
+from arborist.policy.canonical import tagged_digest
+from arborist.prompting.modes import BASELINE_PROMPT, prompt_names
 
 SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
 SWEEP_SUMMARY = "summary.md"

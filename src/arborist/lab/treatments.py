@@ -31,8 +31,8 @@ from pydantic import BaseModel, Field
 
 from arborist.evaluation.format import Question
 from arborist.evidence.admission import Admission, EvidenceChunk, admit
-from arborist.governance.policy import AnswerPolicy
 from arborist.lab.diagnosis import contains_gold
+from arborist.policy.answer import AnswerPolicy
 
 ORDERS = ("original", "reversed")  # and shuffle:N
 WITHHELD = "withheld"

@@ -79,17 +79,6 @@ def _stems_pattern(stems: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(r"\b(" + "|".join(bodies) + ")")
 
 
-def occurs_as_words(needle: str, text: str) -> bool:
-    """`needle` occurs in `text` with a non-word character (or an end) on both sides."""
-    start = text.find(needle)
-    while start >= 0:
-        end = start + len(needle)
-        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
-            return True
-        start = text.find(needle, start + 1)
-    return False
-
-
 def index_terms(text: str) -> list[str]:
     """The terms BM25 indexes and looks up: stemmed content tokens, in order, repeats kept."""
     return stem_all(content_tokens(words(text)))

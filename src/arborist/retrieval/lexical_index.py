@@ -12,8 +12,9 @@ tagged with the store generation, so re-opening a store loads it (0.4 s at
 61k chunks) instead of re-tokenising every chunk (40 s), and an ingest that
 changes chunks makes it stale. FTS5 stays the store's full-text index: it
 answers stopword-only questions and the `keyword` route; the `phrase` route
-takes its candidates from here (FTS5 phrase MATCH read every stopword's
-position list: ~60 ms a question at 6k chunks). Past a few million chunks the dense score accumulator (one float per
+takes its candidates from here and asks FTS5's phrase MATCH only for windows
+whose content words are common (see `retrieval.routes.phrase_ngrams`).
+Past a few million chunks the dense score accumulator (one float per
 chunk per question) becomes the cost; that is server-backend territory
 (see DESIGN §2).
 
@@ -198,34 +199,30 @@ class LexicalIndex:
         return np.asarray(self.title.score(ids, self.n_docs)[self.chunk_doc])
 
     def containing_all(self, stem_sets: list[frozenset[str]]) -> list[np.ndarray]:
-        """Per set of stems, the rowids of chunks whose body holds every one of them.
+        """Per set of stems, the rowids (sorted) of chunks whose body holds every one of them.
 
-        One pass over the postings of all the stems: each chunk gets a bit
-        mask of the stems it holds (summing distinct powers of two is exact in
-        float64 up to 2**52), then each set keeps the chunks whose mask covers it.
+        Over the whole corpus, rarest stem first: its postings are the first
+        candidates and each further stem keeps those found in its own
+        (sorted) postings by binary search, so the cost follows the rarest
+        stem, not the commonest. A set with a stem the corpus lacks holds none.
         """
-        known = sorted({t for stems in stem_sets for t in stems if t in self.term_id})[:52]
-        bit = {t: 1 << i for i, t in enumerate(known)}
         empty = np.zeros(0, np.int64)
-        if not known:
-            return [empty] * len(stem_sets)
-        parts = [
-            (self.body.positions[self.body.indptr[i] : self.body.indptr[i + 1]], float(bit[t]))
-            for t in known
-            for i in (self.term_id[t],)
-        ]
-        pos = np.concatenate([p for p, _ in parts])
-        weights = np.concatenate([np.full(len(p), w) for p, w in parts])
-        masks = np.bincount(pos, weights=weights, minlength=len(self.rowids)).astype(np.int64)
-        held = np.flatnonzero(masks)
-        held_masks = masks[held]
         out = []
         for stems in stem_sets:
-            if not stems or any(t not in bit for t in stems):
+            ids = [self.term_id.get(t, -1) for t in stems]
+            if not ids or -1 in ids:
                 out.append(empty)
                 continue
-            need = sum(bit[t] for t in stems)
-            out.append(self.rowids[held[(held_masks & need) == need]])
+            spans = sorted((self.body.indptr[i], self.body.indptr[i + 1]) for i in ids)
+            spans.sort(key=lambda se: se[1] - se[0])
+            held = self.body.positions[spans[0][0] : spans[0][1]]
+            for s, e in spans[1:]:
+                if not len(held):
+                    break
+                postings = self.body.positions[s:e]
+                at = np.searchsorted(postings, held)
+                held = held[(at < len(postings)) & (postings[np.minimum(at, len(postings) - 1)] == held)]
+            out.append(self.rowids[held])
         return out
 
     def chunk_ids_of(self, rowids: list[int]) -> list[str]:

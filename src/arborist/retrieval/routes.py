@@ -12,10 +12,10 @@ from collections.abc import Callable
 import numpy as np
 
 from arborist import embedding
-from arborist.corpus.fts_query import any_of
+from arborist.corpus.fts_query import any_of, phrase, words
 from arborist.corpus.store import CorpusStore
 from arborist.errors import ArboristError
-from arborist.retrieval.analysis import QueryTerms, occurs_as_words, stems_of
+from arborist.retrieval.analysis import QueryTerms, stems_of
 from arborist.retrieval.bridge import bridge_ranking
 from arborist.retrieval.lexical_index import lexical_index
 
@@ -91,39 +91,56 @@ def core_keywords(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
     return scored[:depth]
 
 
+# A window whose content words meet in more chunks than this is looked up
+# with FTS5's phrase MATCH (about a millisecond over 61k chunks) instead of
+# reading every candidate's text (tens of microseconds each).
+PHRASE_READ_LIMIT = 200
+# The most chunks read for one window that FTS5 matched: a run of words that
+# many chunks share verbatim says nothing about which one is quoted.
+PHRASE_MATCH_LIMIT = 1000
+
+
 @route("phrase")
 def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
     """Verbatim 6- and 5-token windows of the question: catches allusions and quotations.
 
+    Over the whole corpus, because the chunk that quotes the question is
+    often one no other route ranks (the allusion case). A chunk holds a
+    window when the window's words occur in its text one after the other,
+    case and the punctuation between words ignored ("In immunology, self
+    molecules are those" is the run "in immunology self molecules are
+    those"), as FTS5 reads a quoted phrase. Candidates for a window are the
+    chunks that hold all its content words (the lexical index's postings,
+    rarest first); when more than PHRASE_READ_LIMIT chunks do, FTS5's phrase
+    MATCH names the few that hold the run. Each candidate's text is then
+    checked word for word (FTS5's porter stems would let "molecule" stand
+    for "molecules").
+
     Score: 1000 x the longest window found + the number of windows found, so
-    6-gram hits rank above 5-gram-only hits. Candidates are the chunks that
-    hold every content word of a window (from the lexical index's postings);
-    a candidate matches when its lower-cased text holds the window's words
-    joined by single spaces, as whole words. FTS5 phrase MATCH read the
-    position lists of every stopword in every window: ~60 ms a question at
-    6k chunks.
+    6-gram hits rank above 5-gram-only hits.
     """
     windows = [(n, gram) for n in (6, 5) for gram in terms.ngrams(n)]
     if not windows:
         return []
     found = lexical_index(store).containing_all([stems_of(" ".join(gram)) for _, gram in windows])
-    if not any(len(f) for f in found):
-        return []
-    # Only the `depth` chunks that hold the words of the most windows are read
-    # and checked: a chunk quoting the question holds the words of every
-    # window it quotes, and the route returns no more than `depth` anyway.
-    rowids, counts = np.unique(np.concatenate(found), return_counts=True)
-    checked = rowids[np.lexsort((rowids, -counts))[:depth]]
-    texts = store.texts_by_rowid(checked.tolist())
-    lowered: dict[int, str] = {}
+    candidates: list[list[int]] = []
+    for (_, gram), rowids in zip(windows, found):
+        if len(rowids) > PHRASE_READ_LIMIT:
+            candidates.append(store.matching(phrase(" ".join(gram), column="body"), PHRASE_MATCH_LIMIT))
+        else:
+            candidates.append(rowids.tolist())
+    texts = store.texts_by_rowid(sorted({r for held in candidates for r in held}))
+    runs: dict[int, str] = {}
     scores: dict[int, float] = {}
-    for (n, gram), candidates in zip(windows, found):
-        needle = " ".join(gram)
-        for rowid in np.intersect1d(candidates, checked, assume_unique=True).tolist():
-            text = lowered.get(rowid)
-            if text is None:
-                text = lowered[rowid] = texts[rowid].lower()
-            if occurs_as_words(needle, text):
+    for (n, gram), held in zip(windows, candidates):
+        needle = " " + " ".join(gram) + " "
+        for rowid in held:
+            run = runs.get(rowid)
+            if run is None:
+                if rowid not in texts:  # replaced by a concurrent ingest since the index was read
+                    continue
+                run = runs[rowid] = " " + " ".join(words(texts[rowid])) + " "
+            if needle in run:
                 scores[rowid] = max(scores.get(rowid, 0.0), 1000.0 * n) + 1.0
     ranked = sorted(scores.items(), key=lambda h: (-h[1], h[0]))
     return ranked[:depth]

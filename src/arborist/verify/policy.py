@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arborist.errors import InputError
-from arborist.governance.canonical import tagged_digest
+from arborist.policy.canonical import tagged_digest
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from arborist.errors import InputError
-from arborist.governance.canonical import tagged_digest
+from arborist.policy.canonical import tagged_digest
 
 Kind = Literal["zero_prior", "competing"]
 FACTS_TAG = "arborist-sentinel-facts/1"

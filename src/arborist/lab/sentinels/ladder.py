@@ -39,14 +39,14 @@ from arborist.answer.record import AnswerRecord
 from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission, admit
-from arborist.governance.canonical import tagged_digest
-from arborist.governance.policy import AnswerPolicy, governance_policy_hash
 from arborist.lab import rundir
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.lab.sentinels.facts import Fact, Facts, Rung
 from arborist.lab.sentinels.store import SentinelMap, load_map
 from arborist.lab.treatments import OBJECTIONS, objects
 from arborist.models.base import Provider
+from arborist.policy.answer import AnswerPolicy, governance_policy_hash
+from arborist.policy.canonical import tagged_digest
 from arborist.retrieval.search import SearchResult, search
 from arborist.verify import VerifierPolicy
 

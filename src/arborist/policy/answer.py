@@ -11,12 +11,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from arborist.answer.modes import MODES, PROMPT_VERSION, check_mode, system_prompt
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
-from arborist.governance.canonical import tagged_digest
 from arborist.models.base import GenerationSettings
+from arborist.policy.canonical import tagged_digest
 from arborist.prompting.layouts import AUTO, DEFAULT_MAX_REMINDER_CHARS, POLICY_LAYOUTS, check_layout
+from arborist.prompting.modes import MODES, PROMPT_VERSION, check_mode, system_prompt
 from arborist.retrieval.search import SearchSettings
 
 POLICY_VERSION: Literal[1] = 1
