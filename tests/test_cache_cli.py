@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,21 @@ def prefill(db: Path, *extra: str) -> AnswerRecord:
 
 
 def tamper(db: Path, sql: str, args: tuple[Any, ...] = ()) -> None:
-    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_update")
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+    """Run `sql` with the append-only triggers out of the way, and put them back (as a careful attacker would)."""
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn, without_triggers(conn):
         conn.execute(sql, args)
+
+
+@contextmanager
+def without_triggers(conn: sqlite3.Connection) -> Iterator[None]:
+    """The audit table's triggers dropped for the block, then recreated from their own SQL."""
+    saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_events'"
+                         ).fetchall()
+    for name, _ in saved:
+        conn.execute(f"DROP TRIGGER {name}")
+    yield
+    for _, sql in saved:
+        conn.execute(sql)
 
 
 # --- query on a fresh store --------------------------------------------------------------------------
