@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from arborist.evaluation.format import load_evaluation
 from arborist.lab import rundir
 from arborist.lab.report import write_summaries
+from arborist.lab.treatments import PlantPool
 from test_lab import GOOD, claim, do_run, inputs, request  # noqa: F401 (inputs: a fixture)
 
 STRICT_PARIS = claim("Paris is the capital of France.", quote="Paris is the capital of France.")
@@ -132,3 +134,25 @@ def test_edited_status_counts_are_named(run_dir: Path, run_cli: Run) -> None:
 def test_a_deleted_index_folder_is_named(run_dir: Path, run_cli: Run) -> None:
     shutil.rmtree(run_dir / "indexes")
     assert failed(run_cli, run_dir) == {"chunks and indexes": "indexes/ was deleted"}
+
+
+def test_a_planted_row_is_re_verified_against_the_planted_chunk(
+        tmp_path: Path, inputs: tuple[Path, Path], run_cli: Run) -> None:  # noqa: F811
+    """The treated arm's evidence is the store's chunk with the falsehood planted again: an answer quoting the
+    planted sentence stays STRICT on re-derivation, and forging it is still caught."""
+    evaluation = load_evaluation(inputs[1])
+    q1 = evaluation.questions[0]
+    wrong = PlantPool.of(evaluation.questions).wrong_value(q1, "Paris")
+    assert wrong is not None
+    sentence = f"{wrong} is the capital of France."
+    req = request(tmp_path, inputs, treatments=("planted",), limit=1)
+    run_dir, status, _ = do_run(req, STRICT_PARIS, claim(sentence, quote=sentence))
+    assert status.state == "complete"
+    planted = rows(run_dir)[1]
+    assert planted["treatment"]["planted_value"] == wrong and planted["verifier"]["label"] == "STRICT"
+    assert failed(run_cli, run_dir) == {}
+    all_rows = rows(run_dir)
+    all_rows[1]["treatment"]["planted_value"] = "Lyon"  # the evidence rebuilt from it no longer holds the quote
+    (run_dir / rundir.ROWS).write_text("".join(json.dumps(r) + "\n" for r in all_rows), encoding="utf-8")
+    write_summaries(run_dir, rundir.load_config(run_dir))
+    assert "is UNGROUNDED" in failed(run_cli, run_dir)["rows re-derived"]
