@@ -60,13 +60,18 @@ def chain(tmp_path: Path) -> Iterator[tuple[Path, CorpusStore, list[AuditEvent]]
 
 
 def attack(path: Path, *statements: str | tuple[str, tuple[Any, ...]], drop: tuple[str, ...] = ()) -> None:
-    """Run raw SQL on the store file from outside arborist, dropping the named triggers first."""
+    """Run raw SQL on the store file from outside arborist, dropping the named triggers first and recreating
+    them after, as a careful attacker would (a dropped trigger is named by `verify_chain` on its own)."""
     with closing(sqlite3.connect(str(path), isolation_level=None)) as db:
+        saved = [db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", (t,)).fetchone()[0]
+                 for t in drop]
         for trigger in drop:
             db.execute(f"DROP TRIGGER {trigger}")
         for st in statements:
             sql, args = (st, ()) if isinstance(st, str) else st
             db.execute(sql, args)
+        for sql in saved:
+            db.execute(sql)
 
 
 def stored(path: Path, seq: int) -> tuple[str, str, str, str]:

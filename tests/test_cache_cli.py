@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +21,18 @@ from click.testing import Result
 from arborist import engine
 from arborist.answer.record import AnswerRecord
 from arborist.cli import answer_cmd
-from arborist.cli.answer_options import pop_answer_options, provider_and_policy
+from arborist.cli.answer_options import pop_answer_options, provider_and_policy, verifier_from
 from arborist.corpus import open_store
+from arborist.entailment import default_spec
 from arborist.governance import cache
 from arborist.governance.audit import list_events, verify_chain
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import governance_policy_hash
 from arborist.policy.canonical import canonical_json
 from arborist.verify import VerifierPolicy, verifier_policy_hash
+
+# What `query` verifies with by default: the rules and the shipped entailment judge.
+JUDGED = VerifierPolicy(entailment=default_spec())
 
 QUESTION = "How long is the refund window for annual plans?"
 ROUTES = ("--routes", "bm25,title,phrase")
@@ -81,17 +85,28 @@ def prefill(db: Path, *extra: str) -> AnswerRecord:
         provider, pol = provider_and_policy(opts, store.chunking())
         assert isinstance(provider, ScriptedProvider)
         provider.enqueue(ANSWER)
-        record = engine.query(store, QUESTION, pol, provider, VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"]),
+        record = engine.query(store, QUESTION, pol, provider, verifier_from(opts),
                               burn=opts["burn"], sample_index=opts["sample_index"])
     assert record.contract.valid and not record.cache_hit
     return record
 
 
 def tamper(db: Path, sql: str, args: tuple[Any, ...] = ()) -> None:
-    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_update")
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+    """Run `sql` with the append-only triggers out of the way, and put them back (as a careful attacker would)."""
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn, without_triggers(conn):
         conn.execute(sql, args)
+
+
+@contextmanager
+def without_triggers(conn: sqlite3.Connection) -> Iterator[None]:
+    """The audit table's triggers dropped for the block, then recreated from their own SQL."""
+    saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_events'"
+                         ).fetchall()
+    for name, _ in saved:
+        conn.execute(f"DROP TRIGGER {name}")
+    yield
+    for _, sql in saved:
+        conn.execute(sql)
 
 
 # --- query on a fresh store --------------------------------------------------------------------------
@@ -127,7 +142,7 @@ def test_query_text_output_on_provider_error(run_cli: Run, db: Path) -> None:
 def test_query_json_carries_both_hashes_and_the_verification(run_cli: Run, db: Path) -> None:
     _, record = query_json(run_cli, db)
     assert record["governance_policy_hash"].startswith("sha256:")
-    assert record["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy())
+    assert record["verifier_policy_hash"] == verifier_policy_hash(JUDGED)
     assert isinstance(record["verification"], dict)
     assert record["verification"]["label"] == "UNGROUNDED"
     assert record["verification"]["verifier_policy_hash"] == record["verifier_policy_hash"]
@@ -161,7 +176,7 @@ def test_demote_missed_answer_changes_only_the_verifier_hash(run_cli: Run, db: P
     _, base = query_json(run_cli, db)
     _, demote = query_json(run_cli, db, "--demote-missed-answer")
     assert base["governance_policy_hash"] == demote["governance_policy_hash"]
-    assert demote["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(demote_missed_answer=True))
+    assert demote["verifier_policy_hash"] == verifier_policy_hash(JUDGED.model_copy(update={"demote_missed_answer": True}))
     assert base["verifier_policy_hash"] != demote["verifier_policy_hash"]
 
 
@@ -223,7 +238,7 @@ def test_cli_demote_missed_answer_reverifies_the_cached_answer(run_cli: Run, db:
     cached = prefill(db)
     code, record = query_json(run_cli, db, "--demote-missed-answer")
     assert code == 0 and record["cache_hit"] is True and record["record_id"] == cached.record_id
-    assert record["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy(demote_missed_answer=True))
+    assert record["verifier_policy_hash"] == verifier_policy_hash(JUDGED.model_copy(update={"demote_missed_answer": True}))
 
 
 def test_cli_misses_after_a_document_changes(run_cli: Run, db: Path, corpus_dir: Path) -> None:
@@ -249,7 +264,7 @@ def test_cli_reverifies_a_cached_answer_under_a_new_verifier_policy(run_cli: Run
         cache.record_and_audit(s.db, key, stale, 0, {"note": "an older verifier's answer"})
     code, record = query_json(run_cli, db)
     assert code == 0 and record["cache_hit"] is True and record["record_id"] == cached.record_id
-    assert record["verifier_policy_hash"] == verifier_policy_hash(VerifierPolicy())
+    assert record["verifier_policy_hash"] == verifier_policy_hash(JUDGED)
 
 
 # --- arborist audit verify / log ------------------------------------------------------------------------

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from click.testing import Result
 
+from arborist.governance import cache
 from arborist.governance.audit import event_hash
 from arborist.policy.canonical import canonical_json
+from test_cache_cli import without_triggers
 
 QUESTION = "How long is the refund window for annual plans?"
 ROUTES = ("--routes", "bm25,title,phrase")
@@ -32,9 +34,7 @@ def db(tmp_path: Path, run_cli: Run) -> Path:
 
 
 def sql(db: Path, *statements: str | tuple[str, tuple[Any, ...]]) -> None:
-    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_update")
-        conn.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn, without_triggers(conn):
         for s in statements:
             conn.execute(*(s if isinstance(s, tuple) else (s,)))
 
@@ -232,3 +232,124 @@ def test_a_genuine_row_moved_under_another_question_is_never_served(db: Path, ru
     result = run_cli("query", other, "--db", db, "--model", "scripted", *ROUTES, "--json")
     record = json.loads(result.stdout)
     assert record["cache_hit"] is False and "moved" in record["cache_rejected"]
+
+
+# --- issue 34: a forged answer, attested and rehashed forward, is never served ----------------------------
+
+FORGED = "Audit logs are retained for 999 days."
+
+
+def forge_attested(db: Path, edit: Callable[[dict[str, Any]], None], recreate_triggers: bool = True) -> None:
+    """The whole attack with write access to the store: drop the audit triggers, rewrite the cache row, put
+    its sha256 in its audit event, rehash the chain forward from there, and (a careful attacker) put the
+    triggers back exactly as they were."""
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                "AND tbl_name = 'audit_events'").fetchall()
+        assert len(triggers) == 3
+        for name, _ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        [(key, raw, seq)] = conn.execute("SELECT key, record, audit_seq FROM answer_cache").fetchall()
+        record = json.loads(raw)
+        edit(record)
+        text = json.dumps(record)
+        conn.execute("UPDATE answer_cache SET record = ? WHERE key = ?", (text, key))
+        [(prev,)] = conn.execute("SELECT prev_hash FROM audit_events WHERE seq = ?", (seq,)).fetchall()
+        for n, event_id, body in conn.execute(
+                "SELECT seq, event_id, body FROM audit_events WHERE seq >= ? ORDER BY seq", (seq,)).fetchall():
+            changed = json.loads(body)
+            if n == seq:
+                changed["cache_record_sha256"] = cache.record_text_sha256(text)
+            digest = event_hash(n, event_id, changed, prev)
+            conn.execute("UPDATE audit_events SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                         (canonical_json(changed), prev, digest, n))
+            prev = digest
+        if recreate_triggers:
+            for _, sql in triggers:
+                conn.execute(sql)
+
+
+def _answer(record: dict[str, Any], quote: str = FORGED) -> None:
+    """The claim and quote replaced, in the parsed answer and in the raw response it was parsed from."""
+    answer = {"claims": [{"text": FORGED, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    record["contract"]["answer"] = answer
+    record["completion"]["text"] = json.dumps(answer)
+
+
+def _answer_and_evidence(record: dict[str, Any]) -> None:
+    """What served the forgery as STRICT: the record's own copy of the cited chunk made to hold the quote."""
+    _answer(record)
+    record["evidence"][0]["text"] += " " + FORGED
+
+
+def _parsed_only(record: dict[str, Any]) -> None:
+    """The parsed answer alone rewritten, and the stored verification dropped (as if from an older arborist)."""
+    record["contract"]["answer"]["claims"][0]["text"] = FORGED
+    record["verification"] = None
+
+
+@pytest.mark.parametrize("edit", [_answer_and_evidence, _answer, _parsed_only],
+                         ids=["answer-and-evidence", "answer", "parsed-only"])
+def test_a_forged_answer_attested_and_rehashed_forward_is_never_served(
+        db: Path, run_cli: Run, edit: Callable[[dict[str, Any]], None]) -> None:
+    answered(db, run_cli)
+    query(run_cli, db)  # a hit: event 2 follows the row's event 1, so the rehash has a chain to rewrite
+    forge_attested(db, edit)
+    assert run_cli("audit", "verify", "--db", db).exit_code == 0  # the chain itself looks intact
+    result = query(run_cli, db)
+    record = json.loads(result.stdout)
+    assert record["cache_hit"] is False and FORGED not in result.stdout, record["verification"]
+    assert record["cache_rejected"] and "was not served" in result.stderr
+    assert result.exit_code == 3  # answered afresh: the scripted model has nothing queued
+
+
+def test_the_forged_copy_of_a_chunk_is_named(db: Path, run_cli: Run) -> None:
+    answered(db, run_cli)
+    forge_attested(db, _answer_and_evidence)
+    rejected = json.loads(query(run_cli, db).stdout)["cache_rejected"]
+    assert "is not the store's" in rejected and "#chunk-0" in rejected
+
+
+def test_a_forged_answer_under_the_stored_label_is_named(db: Path, run_cli: Run) -> None:
+    answered(db, run_cli)
+    forge_attested(db, _answer)
+    rejected = json.loads(query(run_cli, db).stdout)["cache_rejected"]
+    assert "stored as STRICT" in rejected and "altered" in rejected
+
+
+def test_a_chunk_changed_in_the_store_is_not_served_from_its_old_copy(db: Path, run_cli: Run) -> None:
+    answered(db, run_cli)
+    sql(db, "UPDATE chunks SET text = 'Annual plans can never be refunded.'")
+    rejected = json.loads(query(run_cli, db).stdout)["cache_rejected"]
+    assert "is not the store's" in rejected
+
+
+def test_dropped_audit_triggers_are_named_and_no_hit_is_served(db: Path, run_cli: Run) -> None:
+    answered(db, run_cli)
+    forge_attested(db, _answer_and_evidence, recreate_triggers=False)
+    result = run_cli("audit", "verify", "--db", db)
+    assert result.exit_code == 4
+    for name in ("audit_no_update", "audit_no_delete", "audit_no_replace"):
+        assert f"trigger '{name}' is missing" in result.stdout
+    report = json.loads(run_cli("audit", "verify", "--db", db, "--json").stdout)
+    assert report["ok"] is False and report["first_broken"] is None and len(report["schema_problems"]) == 3
+    assert run_cli("audit", "head", "--db", db).exit_code == 4
+    rejected = json.loads(query(run_cli, db).stdout)["cache_rejected"]
+    assert "schema" in rejected and "audit_no_" in rejected
+
+
+@pytest.mark.parametrize("statements, named", [
+    (["DROP TRIGGER audit_no_update",
+      "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit_events BEGIN SELECT 1; END"],
+     "trigger 'audit_no_update' differs"),
+    (["CREATE TRIGGER quiet AFTER INSERT ON audit_events BEGIN DELETE FROM answer_cache; END"],
+     "trigger 'quiet' is not created by any migration"),
+    (["DROP INDEX chunks_doc"], "index 'chunks_doc' is missing"),
+], ids=["altered-trigger", "extra-trigger", "dropped-index"])
+def test_audit_verify_names_altered_schema_objects(db: Path, run_cli: Run, statements: list[str], named: str) -> None:
+    assert run_cli("audit", "verify", "--db", db).exit_code == 0
+    with closing(sqlite3.connect(str(db), isolation_level=None)) as conn:
+        for s in statements:
+            conn.execute(s)
+    result = run_cli("audit", "verify", "--db", db)
+    assert result.exit_code == 4 and named in result.stdout, result.stdout

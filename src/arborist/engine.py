@@ -5,7 +5,9 @@ below it knows nothing of caches or audit; the verifier knows nothing of
 models. Every answer, served from cache or not, appends one audit event,
 in the same transaction as any cache row it writes: a cached answer never
 exists without the event that attests it. A cached answer is served only if
-its row matches that event's digest, and it is re-verified on every hit.
+the store's schema is intact, its row matches that event's digest, its
+evidence is still the store's, and it is re-verified against the store's
+chunks on every hit (see `_served`).
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from arborist.answer.pipeline import (
     answer_from_admitted,
     answer_question,
     check_question,
+    document_chunks,
 )
 from arborist.answer.record import NO_TREATMENT, AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
-from arborist.corpus.store import CorpusStore
+from arborist.corpus.store import CorpusStore, schema_problems
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission
 from arborist.governance import cache
@@ -62,6 +65,7 @@ def governed(
     question: str,
     policy: AnswerPolicy,
     produce: Callable[[], AnswerRecord],
+    evidence_of: Callable[[list[str]], cache.KnownEvidence],
     verifier: VerifierPolicy,
     burn: bool = False,
     sample_index: int = 0,
@@ -75,34 +79,26 @@ def governed(
     `answer_corpus_digest` names the documents the answer came from when that
     is not the store's corpus (the single-document `ask` path). `run_id`
     stamps a freshly produced record with the lab run that paid for it; a
-    cached record keeps the run id it was produced under.
+    cached record keeps the run id it was produced under. `evidence_of` gives the
+    title and text of chunk ids as the source of truth holds them (the store's
+    chunks, a fixed admitted list, the chunked document): a cached answer is
+    checked and re-verified against those, never against its own copies.
     """
     check_question(question)  # before the cache key is computed from it
     digest = answer_corpus_digest or store.digest()
     key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
-    record: AnswerRecord | None = None
-    rejected: str | None = None
-    row = None if burn else cache.get_row(store.db, key)
-    if row is not None:
-        rejected = cache.attestation_problem(store.db, row)
-        record = None if rejected else cache.parse_row(row)
-        if record is None and rejected is None:
-            rejected = "the cached row is not a readable answer record"
-        elif record is not None and (record.question, record.corpus_digest, record.governance_policy_hash) != (
-            question, digest, governance_policy_hash(policy)
-        ):
-            record, rejected = None, "the cached row answers another question, corpus or policy: it was moved"
     # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
     # the single-document path has no corpus to weigh by, so the rule does not run there, nor when it is off).
     rule_13 = answer_corpus_digest is None and verifier.answerability_threshold > 0
     weights = corpus_weights(store, question) if rule_13 else None
-    if record is not None:
-        # Cheap and deterministic: the label served is always today's verifier's.
-        verified = verify_record(record, verifier, weights)
-        old = record.verification
-        rewrite = old is None or old.verifier_policy_hash != verifier_policy_hash(verifier)
-        record = verified
-    else:
+    record: AnswerRecord | None = None
+    rejected: str | None = None
+    row = None if burn else cache.get_row(store.db, key)
+    rewrite = False
+    if row is not None:
+        record, rewrite, rejected = _served(store, row, (question, digest, governance_policy_hash(policy)),
+                                            evidence_of, verifier, weights)
+    if record is None:
         record = produce()
         if run_id is not None:
             record = record.model_copy(update={"run_id": run_id})
@@ -116,12 +112,55 @@ def governed(
     return record
 
 
+def _served(
+    store: CorpusStore, row: cache.CachedRow, identity: tuple[str, str, str],
+    evidence_of: Callable[[list[str]], cache.KnownEvidence], verifier: VerifierPolicy,
+    weights: dict[str, float] | None,
+) -> tuple[AnswerRecord | None, bool, str | None]:
+    """The cached record to serve, verified by today's verifier against the store's evidence, and whether
+    its row is to be rewritten (it was verified under another verifier policy); or None and why not.
+
+    In order: the store's schema (without its append-only triggers the audit
+    chain attests nothing), the row's audit event, the row itself, the record's
+    evidence against the store's chunks, and its label: re-verified against
+    the store's texts under the verifier policy it was stored with, it must
+    come out as it was stored, or the answer was altered.
+    """
+    altered = schema_problems(store.db)
+    if altered:
+        return None, False, (f"the store's schema is not what its migrations create ({altered[0]}): "
+                             "it was written outside arborist")
+    rejected = cache.attestation_problem(store.db, row)
+    if rejected is not None:
+        return None, False, rejected
+    record = cache.parse_row(row)
+    if record is None:
+        return None, False, "the cached row is not a readable answer record"
+    if (record.question, record.corpus_digest, record.governance_policy_hash) != identity:
+        return None, False, "the cached row answers another question, corpus or policy: it was moved"
+    known = evidence_of([e.chunk_id for e in record.evidence])
+    rejected = cache.evidence_problem(record, known)
+    if rejected is not None:
+        return None, False, rejected
+    old = record.verification
+    # Cheap and deterministic: the label served is always today's verifier's, on the store's texts.
+    verified = verify_record(cache.with_known_evidence(record, known), verifier, weights)
+    new = verified.verification
+    same_policy = old is not None and old.verifier_policy_hash == verifier_policy_hash(verifier)
+    if old is not None and new is not None and same_policy and (new.label, new.audit_mode) != (old.label, old.audit_mode):
+        return None, False, (
+            f"re-verified against the store's chunks it is {new.label.value}, but it was stored as "
+            f"{old.label.value} under the same verifier policy: it was altered (or the verifier changed "
+            "without its policy hash)")
+    return verified, not same_policy, None
+
 def query(
     store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider,
     verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0, run_id: str | None = None,
 ) -> AnswerRecord:
     return governed(
         store, question, policy, lambda: answer_question(store, question, policy, provider, sample_index),
+        lambda ids: {c.chunk_id: (c.title, c.text) for c in store.chunks_by_id(ids).values()},
         verifier, burn=burn, sample_index=sample_index, run_id=run_id,
     )
 
@@ -154,8 +193,9 @@ def answer_admitted(
     # The key names the evidence itself too: two treatments of one name over
     # different admitted lists (another question's plant, another withheld id) never share a slot.
     evidence = tagged_digest("arborist-admitted/1", [[c.chunk_id, c.text] for c in admission.admitted])
-    return governed(store, question, policy, produce, verifier, burn=burn, sample_index=sample_index,
-                    path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
+    admitted = {c.chunk_id: (c.title, c.text) for c in admission.admitted}
+    return governed(store, question, policy, produce, lambda _ids: admitted, verifier, burn=burn,
+                    sample_index=sample_index, path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
 
 
 def ask(
@@ -164,5 +204,5 @@ def ask(
 ) -> AnswerRecord:
     return governed(
         store, question, policy, lambda: answer_document(doc, question, policy, provider, sample_index),
-        verifier, burn=burn, sample_index=sample_index, answer_corpus_digest=corpus_digest([doc]), path="ask",
+        lambda _ids: document_chunks(doc, policy.chunking), verifier, burn=burn, sample_index=sample_index, answer_corpus_digest=corpus_digest([doc]), path="ask",
     )

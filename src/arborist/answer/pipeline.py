@@ -19,6 +19,7 @@ from arborist.answer.record import (
     EvidenceEntry,
     PromptRecord,
 )
+from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument
 from arborist.corpus.store import CorpusStore, open_store
 from arborist.errors import InputError
@@ -217,6 +218,21 @@ def answer_question(
     return record
 
 
+@contextmanager
+def _document_store(doc: SourceDocument, chunking: ChunkingSettings) -> Iterator[CorpusStore]:
+    """A temporary store holding `doc` alone, chunked as the single-document path chunks it."""
+    with tempfile.TemporaryDirectory(prefix="arborist-ask-") as tmp, \
+            open_store(Path(tmp) / "doc.db", create=True) as store:
+        store.ingest([doc], chunking)
+        yield store
+
+
+def document_chunks(doc: SourceDocument, chunking: ChunkingSettings) -> dict[str, tuple[str, str]]:
+    """chunk id -> (title, text) of `doc` as `answer_document` chunks it: what a cached `ask` answer is checked against."""
+    with _document_store(doc, chunking) as store:
+        return {c.chunk_id: (c.title, c.text) for c in store.all_chunks()}
+
+
 def answer_document(
     doc: SourceDocument, question: str, policy: AnswerPolicy, provider: Provider, sample_index: int = 0
 ) -> AnswerRecord:
@@ -229,14 +245,12 @@ def answer_document(
     check_question(question)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    with _timed(timings, "retrieve"), tempfile.TemporaryDirectory(prefix="arborist-ask-") as tmp:
-        with open_store(Path(tmp) / "doc.db", create=True) as store:
-            store.ingest([doc], policy.chunking)
-            if "dense" in policy.search.routes:
-                embed_missing(store)
-            chunks = store.all_chunks()
-            result = search(store, question, policy.search.model_copy(update={"k": len(chunks)}))
-            digest = store.digest()
+    with _timed(timings, "retrieve"), _document_store(doc, policy.chunking) as store:
+        if "dense" in policy.search.routes:
+            embed_missing(store)
+        chunks = store.all_chunks()
+        result = search(store, question, policy.search.model_copy(update={"k": len(chunks)}))
+        digest = store.digest()
     found = {h.chunk_id for h in result.results}
     tail = [
         SearchHit(rank=len(found) + i, chunk_id=c.chunk_id, doc_id=c.doc_id, source_id=c.source_id,

@@ -7,9 +7,9 @@ UNGROUNDED with the contract's reason, so every record carries a label.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from arborist.answer.contract import UNVERIFIABLE
+from arborist.answer.contract import UNVERIFIABLE, ContractResult
 from arborist.answer.record import AnswerRecord
 from arborist.corpus.fts_query import phrase
 from arborist.corpus.store import CorpusStore
@@ -32,24 +32,25 @@ def corpus_weights(store: CorpusStore, question: str) -> dict[str, float]:
     return out
 
 
+def verify_contract_answer(
+    question: str, mode: str, contract: ContractResult, evidence: Sequence[Mapping[str, str]],
+    policy: VerifierPolicy, term_weights: Mapping[str, float] | None = None,
+) -> Verification:
+    """The label of one parsed answer over its evidence (`{"id", "title", "text"}` each): what `verify_record`
+    computes, for callers holding an answer without its record (a lab run's rows, re-checked)."""
+    if contract.answer is None or contract.reason in UNVERIFIABLE:
+        return Verification.unverifiable(question, mode, f"contract {contract.reason}: nothing to verify", policy)
+    return verify_answer(question, mode, [dict(e) for e in evidence], contract.answer, policy, term_weights,
+                         judge=judge_for(policy.entailment) if policy.entailment is not None else None)
+
+
 def verify_record(
     record: AnswerRecord, policy: VerifierPolicy, term_weights: Mapping[str, float] | None = None
 ) -> AnswerRecord:
     """A copy of `record` with `verification` computed under `policy` (no model call). With the corpus's
     `term_weights` (see `corpus_weights`) the verifier may abstain for an answer whose evidence does not
     speak of the question (Rule 13)."""
-    mode = record.policy.mode
-    if record.contract.answer is None or record.contract.reason in UNVERIFIABLE:
-        verification = Verification.unverifiable(
-            record.question, mode, f"contract {record.contract.reason}: nothing to verify", policy)
-    else:
-        verification = verify_answer(
-            record.question,
-            mode,
-            [{"id": e.evidence_id, "title": e.title, "text": e.text} for e in record.evidence],
-            record.contract.answer,
-            policy,
-            term_weights,
-            judge=judge_for(policy.entailment) if policy.entailment is not None else None,
-        )
+    evidence = [{"id": e.evidence_id, "title": e.title, "text": e.text} for e in record.evidence]
+    verification = verify_contract_answer(record.question, record.policy.mode, record.contract, evidence, policy,
+                                          term_weights)
     return record.model_copy(update={"verification": verification})

@@ -26,15 +26,19 @@ def audit() -> None:
     """The append-only audit log: one hash-chained event per answer."""
 
 
-def _broken_line(report: ChainReport) -> str | None:
+def _broken_lines(report: ChainReport) -> list[str]:
+    out = [f"store schema ALTERED: {p}" for p in report.schema_problems]
     b = report.first_broken
-    if b is not None:
-        return f"audit chain BROKEN at event {b.seq} ({b.event_id}): {b.problem}"
     e = report.expected_head
-    if e is not None and not e.found:
-        return (f"audit chain does NOT hold the expected head {e.hash}: events were removed from its end, "
-                "or it was rewritten from some event on")
-    return None
+    if b is not None:
+        out.append(f"audit chain BROKEN at event {b.seq} ({b.event_id}): {b.problem}")
+    elif e is not None and not e.found:
+        out.append(f"audit chain does NOT hold the expected head {e.hash}: events were removed from its end, "
+                   "or it was rewritten from some event on")
+    if report.schema_problems:
+        out.append("the append-only triggers and the schema are not what arborist's migrations make: the store was "
+                   "written outside arborist, and an intact-looking chain proves nothing")
+    return out
 
 
 @audit.command("verify")
@@ -43,7 +47,8 @@ def _broken_line(report: ChainReport) -> str | None:
               help="A head hash kept outside the store (`arborist audit head`); the chain must still hold it.")
 @json_option
 def verify(db: Path, expect_head: str | None, as_json: bool) -> None:
-    """Walk the chain and name the first broken link.
+    """Walk the chain and name the first broken link; compare the schema (the append-only
+    triggers among it) with what the migrations create and name each difference.
 
     With --expect-head, also check that the chain still holds a head you kept
     elsewhere: truncation and forward rewrites (which leave a valid-looking
@@ -57,9 +62,9 @@ def verify(db: Path, expect_head: str | None, as_json: bool) -> None:
     if as_json:
         print_json(report.model_dump())
     else:
-        broken = _broken_line(report)
+        broken = _broken_lines(report)
         if broken:
-            click.echo(broken)
+            click.echo("\n".join(broken))
         else:
             click.echo(f"audit chain intact: {report.events} events, head {report.head_hash}")
             e = report.expected_head
@@ -85,7 +90,7 @@ def head(db: Path, as_json: bool) -> None:
     elif report.ok:
         click.echo(report.head_hash)
     else:
-        click.echo(_broken_line(report))
+        click.echo("\n".join(_broken_lines(report)))
     if not report.ok:
         raise click.exceptions.Exit(BROKEN_CHAIN_EXIT)
 

@@ -9,6 +9,7 @@ file when a corpus outgrows one machine.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -514,6 +515,41 @@ def _initialise(db: sqlite3.Connection) -> None:
     db.execute("INSERT INTO store_marker VALUES (?)", (STORE_MARKER,))
     for fn in MIGRATIONS:
         _apply(db, fn)
+
+
+SchemaObject = tuple[str, str]  # (type, name) in sqlite_master
+
+
+def _schema(db: sqlite3.Connection) -> dict[SchemaObject, str]:
+    """The schema objects of `db` (SQLite's own `sqlite_*` ones aside) -> their SQL, whitespace collapsed
+    (a migration re-indented since a store was made is the same object)."""
+    rows = db.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    return {(str(t), str(n)): " ".join(str(sql or "").split()) for t, n, sql in rows}
+
+
+@functools.cache
+def expected_schema() -> dict[SchemaObject, str]:
+    """What `_initialise` and every migration create, built once per process in an in-memory database."""
+    with contextlib.closing(sqlite3.connect(":memory:", isolation_level=None)) as db:
+        _initialise(db)
+        return _schema(db)
+
+
+def schema_problems(db: sqlite3.Connection) -> list[str]:
+    """How the store's tables, indexes and triggers differ from what its migrations create; [] when they do not.
+
+    The audit log's append-only triggers live in the store file itself, so
+    whoever can write the file can drop them, rewrite events, rehash the
+    chain forward and recreate nothing: the chain alone then looks intact.
+    A missing, altered or extra object is named here instead.
+    """
+    expected, found = expected_schema(), _schema(db)
+    problems = [f"{kind} '{name}' is missing" for (kind, name) in expected if (kind, name) not in found]
+    problems += [f"{kind} '{name}' differs from what the migrations create: {found[(kind, name)][:120]!r}"
+                 for (kind, name), sql in expected.items() if (kind, name) in found and found[(kind, name)] != sql]
+    problems += [f"{kind} '{name}' is not created by any migration: {sql[:120]!r}"
+                 for (kind, name), sql in found.items() if (kind, name) not in expected]
+    return problems
 
 
 def _permission_error(path: Path, exc: BaseException | None = None) -> StoreError:

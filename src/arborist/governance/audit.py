@@ -20,6 +20,7 @@ from uuid import uuid4
 
 from pydantic import BaseModel, Field
 
+from arborist.corpus.store import schema_problems
 from arborist.corpus.transactions import write_transaction
 from arborist.policy.canonical import canonical_json, tagged_digest
 
@@ -57,6 +58,10 @@ class ChainReport(BaseModel):
     first_broken: BrokenLink | None
     head_hash: str
     expected_head: ExpectedHead | None = None
+    schema_problems: list[str] = Field(
+        default_factory=list,
+        description="tables, indexes and triggers (the append-only ones among them) that differ from what the "
+                    "store's migrations create: a chain in a store whose triggers were dropped proves nothing")
 
 
 def event_hash(seq: int, event_id: str, body: dict[str, Any], prev_hash: str) -> str:
@@ -129,13 +134,18 @@ def _normalise_head(value: str) -> str:
 
 
 def verify_chain(db: sqlite3.Connection, expect_head: str | None = None) -> ChainReport:
-    """Walk the chain from the start; name the first event whose link or content fails.
+    """Walk the chain from the start; name the first event whose link or content fails, and every schema
+    object (the append-only triggers first of all) that is not what the migrations create.
 
     With `expect_head` (a head kept outside the store), the chain must also
     still hold that hash; `expected_head` says where, and how many events
     were appended since.
     """
-    return _walk(db, None if expect_head is None else _normalise_head(expect_head))
+    report = _walk(db, None if expect_head is None else _normalise_head(expect_head))
+    report.schema_problems = schema_problems(db)
+    if report.schema_problems:
+        report.ok = False
+    return report
 
 
 def _walk(db: sqlite3.Connection, expect: str | None) -> ChainReport:

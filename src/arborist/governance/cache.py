@@ -9,6 +9,14 @@ event whose `cache_record_sha256` is the sha256 of the row's exact record
 text, and the row keeps that event's `audit_seq`. `attestation_problem`
 checks a row against its event before it is served, so a row edited after
 the fact (or written without an event) is never served.
+
+The row and its event live in one file, though: whoever can write it can
+drop the append-only triggers, edit both and rehash the chain forward. So a
+hit is also checked against what the store itself holds (`evidence_problem`):
+every evidence chunk it was answered from must still be in the store with the
+same title and text, its citations and parsed answer must be what its raw
+response says, and it is re-verified against the store's texts, never against
+the copies inside the record (`with_known_evidence`).
 """
 
 from __future__ import annotations
@@ -16,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from arborist.answer.record import NO_TREATMENT, RECORD_FORMAT, AnswerRecord
+from arborist.answer.contract import check_contract
+from arborist.answer.record import NO_TREATMENT, RECORD_FORMAT, AnswerRecord, EvidenceEntry
 from arborist.corpus.transactions import write_transaction
 from arborist.governance.audit import AuditEvent, append_event, get_event
 from arborist.policy.canonical import tagged_digest
@@ -99,6 +109,44 @@ def attestation_problem(db: sqlite3.Connection, row: CachedRow) -> str | None:
     if after is not None and after.prev_hash != event.hash:
         return f"its audit event {row.audit_seq} no longer links to the next one: the chain was edited"
     return None
+
+
+KnownEvidence = Mapping[str, tuple[str, str]]
+"""chunk id -> (title, text) as the source of truth holds them: the store's chunks, a fixed admitted list."""
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def evidence_problem(record: AnswerRecord, known: KnownEvidence) -> str | None:
+    """None when every chunk `record` was answered from is in `known` with the same title and text digest,
+    its citations are among them, and its parsed answer is what its raw response says; otherwise why not."""
+    ids = [e.chunk_id for e in record.evidence]
+    if ids != record.admitted_chunk_ids:
+        return "its evidence is not the chunks it says were admitted: it was edited"
+    for e in record.evidence:
+        if e.chunk_id not in known:
+            return f"chunk '{e.chunk_id}' it was answered from is not in the store"
+        title, text = known[e.chunk_id]
+        if _sha(e.text) != _sha(text) or e.title != title:
+            return (f"its copy of chunk '{e.chunk_id}' (text sha256 {_sha(e.text)[:12]}…) is not the store's "
+                    f"(sha256 {_sha(text)[:12]}…): it was edited")
+    contract = check_contract(record.policy.mode, record.completion.text, [e.evidence_id for e in record.evidence],
+                              provider_error=record.completion.error)
+    if (contract.reason, contract.answer) != (record.contract.reason, record.contract.answer):
+        return "its parsed answer is not what its raw response says: it was edited"
+    chunk_of = {e.evidence_id: e.chunk_id for e in record.evidence}
+    if [chunk_of[i] for i in contract.cited_evidence_ids if i in chunk_of] != record.citation_chunk_ids:
+        return "the chunks it says it cites are not the ones its answer cites: it was edited"
+    return None
+
+
+def with_known_evidence(record: AnswerRecord, known: KnownEvidence) -> AnswerRecord:
+    """`record` with each evidence entry's title and text taken from `known`: what a hit is re-verified against."""
+    evidence = [EvidenceEntry(evidence_id=e.evidence_id, chunk_id=e.chunk_id, source_id=e.source_id,
+                              title=known[e.chunk_id][0], text=known[e.chunk_id][1]) for e in record.evidence]
+    return record.model_copy(update={"evidence": evidence})
 
 
 def parse_row(row: CachedRow) -> AnswerRecord | None:

@@ -1,7 +1,10 @@
 """`experiments validate` (the post-run checklist) and `experiments list` (runs under a root).
 
 Validation reads only the run directory: a run another machine made can be
-checked here, and a check that fails names what disagreed.
+checked here, and a check that fails names what disagreed. Nothing derived is
+taken on trust: inputs are checked against config.json's digests, rows are
+re-derived from their raw answers over the run's own corpus copy, summaries
+are recomputed from the rows (see `lab.recheck`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arborist.errors import InputError
-from arborist.lab import rundir
+from arborist.lab import recheck, rundir
 from arborist.lab.report import load_rows
 
 
@@ -45,13 +48,14 @@ def validate_run(run_dir: Path) -> list[Check]:
                            rundir.ANSWERS, rundir.CONTRACT_SUMMARY, rundir.RETRIEVAL_SUMMARY, rundir.SUMMARY_MD)
                if not (run_dir / p).is_file()]
     check("layout", not missing, "every file present" if not missing else f"missing: {', '.join(missing)}")
+    rows, bad = load_rows(run_dir)
     try:
         status = rundir.load_status(run_dir)
-        check("status", status.state == "complete" and status.exit_code == 0,
-              f"state {status.state}, exit code {status.exit_code}")
+        counts = recheck.status_problems(status, rows)
+        check("status", status.state == "complete" and status.exit_code == 0 and not counts,
+              f"state {status.state}, exit code {status.exit_code}" + "".join(f"; {p}" for p in counts))
     except InputError as exc:
         check("status", False, str(exc))
-    rows, bad = load_rows(run_dir)
     check("rows readable", not bad, "every line is a row" if not bad else f"unreadable lines: {bad[:10]}")
     expected = cfg.rows_total
     check("row count", len(rows) == expected,
@@ -89,7 +93,27 @@ def validate_run(run_dir: Path) -> list[Check]:
         check(f"model and policy match the config [{arm.name}]", not wrong_model and not wrong_policy,
               f"model {arm.policy.model_id}, mode {arm.policy.mode}: {len(wrong_model)} rows with another model, "
               f"{len(wrong_policy)} with another policy")
+    inputs = recheck.read_inputs(run_dir, cfg)
+    check("inputs match config.json", not inputs.problems, _named(inputs.problems, "corpus and evaluation digests agree"))
+    if inputs.documents is not None:
+        with recheck.rebuilt_stores(inputs.documents, cfg) as stores:
+            prepared = recheck.preparation_problems(run_dir, stores, cfg)
+            check("chunks and indexes", not prepared, _named(prepared, "the corpus chunked as configured"))
+            if inputs.questions is not None:
+                derived, n = recheck.rows_problems(rows, inputs, stores, cfg)
+                check("rows re-derived", not derived, _named(
+                    derived, f"{n} rows: contract, label, answer text and diagnosis re-derived from the raw "
+                    "answer, the run's corpus and evaluation"))
+    summaries = recheck.summary_problems(run_dir, cfg)
+    check("summaries agree with the rows", not summaries, _named(summaries, "every summary recomputed from the rows"))
     return checks
+
+
+def _named(problems: list[str], fine: str) -> str:
+    if not problems:
+        return fine
+    more = f" (and {len(problems) - recheck.MAX_NAMED} more)" if len(problems) > recheck.MAX_NAMED else ""
+    return "; ".join(problems[: recheck.MAX_NAMED]) + more
 
 
 class RunListing(BaseModel):

@@ -194,7 +194,9 @@ def _judge_summary(run_dir: Path) -> JudgeSummary | None:
         return None
 
 
-def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
+def summary_files(run_dir: Path, cfg: RunConfig) -> dict[str, Any]:
+    """Every summary file of a run (name under the run directory -> its JSON value, or text for summary.md),
+    computed from the rows on disk: what `write_summaries` writes and `experiments validate` recomputes."""
     rows, bad = load_rows(run_dir)
     arms = [a.name for a in cfg.arms]
     answers = {a: summarise_answers(rows, a) for a in arms}
@@ -207,13 +209,23 @@ def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
          "diagnosis": r.diagnosis.boundary, "source": r.source}
         for r in rows
     ]
-    rundir.write_json(run_dir / rundir.ANSWERS, generated)
-    rundir.write_json(run_dir / rundir.CONTRACT_SUMMARY, {
-        "rows": len(rows), "rows_expected": cfg.rows_total, "unreadable_lines": bad,
-        "arms": {a: s.model_dump(mode="json") for a, s in answers.items()},
-        "treatments": [t.model_dump(mode="json") for t in treated],
-    })
-    rundir.write_json(run_dir / rundir.RETRIEVAL_SUMMARY, {
-        "rows": len(rows), "arms": {a: s.model_dump(mode="json") for a, s in retrieval.items()},
-    })
-    (run_dir / rundir.SUMMARY_MD).write_text(render_markdown(cfg, answers, retrieval, len(rows), treated, _judge_summary(run_dir)), encoding="utf-8")
+    return {
+        rundir.ANSWERS: generated,
+        rundir.CONTRACT_SUMMARY: {
+            "rows": len(rows), "rows_expected": cfg.rows_total, "unreadable_lines": bad,
+            "arms": {a: s.model_dump(mode="json") for a, s in answers.items()},
+            "treatments": [t.model_dump(mode="json") for t in treated],
+        },
+        rundir.RETRIEVAL_SUMMARY: {
+            "rows": len(rows), "arms": {a: s.model_dump(mode="json") for a, s in retrieval.items()},
+        },
+        rundir.SUMMARY_MD: render_markdown(cfg, answers, retrieval, len(rows), treated, _judge_summary(run_dir)),
+    }
+
+
+def write_summaries(run_dir: Path, cfg: RunConfig) -> None:
+    for name, value in summary_files(run_dir, cfg).items():
+        if isinstance(value, str):
+            (run_dir / name).write_text(value, encoding="utf-8")
+        else:
+            rundir.write_json(run_dir / name, value)

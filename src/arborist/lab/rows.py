@@ -151,7 +151,7 @@ def _source(record: AnswerRecord) -> Source:
     return "provider" if record.completion.replayed_from is None else "replay"
 
 
-def _sources(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
+def sources_of(chunk_ids: list[str], doc_source: dict[str, str]) -> list[str]:
     return dedupe([doc_source.get(c.split("#chunk-", 1)[0], "?") for c in chunk_ids])
 
 
@@ -175,7 +175,7 @@ def build_row(
     question: Question, arm: str, sample: int, record: AnswerRecord, doc_source: dict[str, str], run_id: str,
     treatment: TreatmentPart | None = None,
 ) -> Row:
-    ranked_sources = _sources(record.ranked_chunk_ids, doc_source)
+    ranked_sources = sources_of(record.ranked_chunk_ids, doc_source)
     relevant = set(question.relevant_source_ids)
     known = set(doc_source.values())
     if not relevant:
@@ -189,8 +189,8 @@ def build_row(
     text = answer_text(record.contract.answer) if record.contract.valid else None
     path = PathView(
         ranked_source_ids=ranked_sources,
-        selected_source_ids=_sources(record.selected_chunk_ids, doc_source),
-        admitted_source_ids=_sources(record.admitted_chunk_ids, doc_source),
+        selected_source_ids=sources_of(record.selected_chunk_ids, doc_source),
+        admitted_source_ids=sources_of(record.admitted_chunk_ids, doc_source),
         contract_valid=record.contract.valid,
         answer_text=text,
     )
@@ -227,7 +227,7 @@ def build_row(
         gold_answers=question.answers,
         diagnosis=diagnose(question, path),
         completeness=measure_completeness(question, text, path.admitted_source_ids,
-                                          _sources(_cited_chunks(record), doc_source)),
+                                          sources_of(_cited_chunks(record), doc_source)),
         timings=record.timings,
         provider_timings=c.timings,
         tokens=TokenPart(prompt=c.prompt_tokens, completion=c.completion_tokens, cached_prompt=c.cached_prompt_tokens),

@@ -178,13 +178,25 @@ def _withhold(
                                   admitted_order=treated.admitted_chunk_ids, withheld_chunk_ids=removed)
 
 
+def _golds(question: Question) -> list[str]:
+    return sorted({g.strip() for g in question.answers if g.strip()}, key=len, reverse=True)
+
+
+def planted(question: Question, text: str, wrong: str) -> str:
+    """`text` with every gold answer and alias of `question` (longest first, as whole words) replaced by `wrong`:
+    what a planted chunk's text and title become (and how a run's check rebuilds them)."""
+    for g in _golds(question):
+        text = _whole(g).sub(lambda _m: wrong, text)
+    return text
+
+
 def _plant(question: Question, admission: Admission, pool: PlantPool) -> tuple[Admission, TreatmentPart]:
     """Replace the first gold answer found in an admitted chunk of a relevant source by a wrong value, and
     every gold answer and alias (longest first, as whole words) in the admitted chunks of relevant sources,
     titles included, so the true value is not left beside the planted one."""
     sources = relevant_sources(question)
     supporting = [c for c in admission.admitted if c.source_id in sources]
-    golds = sorted({g.strip() for g in question.answers if g.strip()}, key=len, reverse=True)
+    golds = _golds(question)
     found = next((m.group() for c in supporting for g in golds for m in [_whole(g).search(c.text)] if m), None)
     if found is None:
         return admission, TreatmentPart(name=PLANTED, applied=False, admitted_order=admission.admitted_chunk_ids,
@@ -198,9 +210,7 @@ def _plant(question: Question, admission: Admission, pool: PlantPool) -> tuple[A
     treated: list[EvidenceChunk] = []
     for c in admission.admitted:
         if c.source_id in sources:
-            text, title = c.text, c.title
-            for g in golds:
-                text, title = _whole(g).sub(lambda _m: wrong, text), _whole(g).sub(lambda _m: wrong, title)
+            text, title = planted(question, c.text, wrong), planted(question, c.title, wrong)
             if (text, title) != (c.text, c.title):
                 c = c.model_copy(update={"text": text, "title": title})
                 planted_ids.append(c.chunk_id)
