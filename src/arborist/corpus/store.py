@@ -53,6 +53,7 @@ class IngestReport:
     documents: int = 0
     chunks: int = 0
     corpus_digest: str = ""
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why): left out by the loader
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -66,6 +67,7 @@ class IngestReport:
             "corpus_digest": self.corpus_digest,
             "added_ids": self.added,
             "updated_ids": self.updated,
+            "skipped": [{"path": path, "reason": reason} for path, reason in self.skipped],
         }
 
 
