@@ -3,6 +3,8 @@
 Each request takes the next queued behaviour (default "ok"):
   ok          200 with a canned chat completion (`reply` text)
   slow        sleep `slow_seconds` before answering (longer than the client timeout)
+  drip        the whole response (status line, headers, body), one byte every `drip_seconds`:
+              each read gets a byte in time, so only a deadline for the whole request ends it
   500 / 503   server error;  429: rate limited (with Retry-After if `retry_after` is set)
   400         client error (must not be retried)
   malformed   200 with a body that is not JSON
@@ -34,6 +36,7 @@ class Received:
 class FaultServer:
     reply: str = '{"answer": "42"}'
     slow_seconds: float = 2.0
+    drip_seconds: float = 0.5
     retry_after: str | None = None
     requests: list[Received] = field(default_factory=list)
     _queue: deque[str | bytes] = field(default_factory=deque)
@@ -103,6 +106,16 @@ class FaultServer:
                     self._send(302, b"", {"Location": "file:///etc/hostname"})
                 elif behaviour == "ok":
                     self._send(200, ok)
+                elif behaviour == "drip":
+                    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(ok)}\r\n\r\n"
+                    for i in range(len(head) + len(ok)):
+                        if server._stop.wait(server.drip_seconds):
+                            return
+                        try:
+                            self.wfile.write((head.encode() + ok)[i : i + 1])
+                            self.wfile.flush()
+                        except OSError:
+                            return  # the client gave up
                 elif behaviour == "slow":
                     server._stop.wait(server.slow_seconds)
                     self._send(200, ok)
