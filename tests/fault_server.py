@@ -12,7 +12,8 @@ Each request takes the next queued behaviour (default "ok"):
   drop        close the connection without any response
   redirect    302 to a file: URL (a client must not follow it)
   bytes       any queued bytes object is sent as a 200 body, as is (hostile shapes, huge bodies)
-Requests are recorded (path, headers, JSON body) so tests can check what was sent.
+Requests are recorded (path, headers, JSON body) so tests can check what was sent; `on_request`, if set,
+runs before each reply (e.g. to fill a disk while the "model" is busy).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -37,6 +39,7 @@ class FaultServer:
     reply: str = '{"answer": "42"}'
     slow_seconds: float = 2.0
     drip_seconds: float = 0.5
+    on_request: Callable[[], None] | None = None
     retry_after: str | None = None
     requests: list[Received] = field(default_factory=list)
     _queue: deque[str | bytes] = field(default_factory=deque)
@@ -99,6 +102,8 @@ class FaultServer:
                 with server._lock:
                     server.requests.append(Received(self.path, dict(self.headers), body))
                 behaviour = server._next()
+                if server.on_request is not None:
+                    server.on_request()
                 ok = json.dumps(server.completion_body()).encode()
                 if isinstance(behaviour, bytes):
                     self._send(200, behaviour)

@@ -59,7 +59,7 @@ MODEL_OPTIONS = [
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
     click.option("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
-    click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Seconds per HTTP request."),
+    click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Deadline in seconds for each HTTP request (connect, headers and body)."),
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
