@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from arborist.cli.answer_options import routes_option
 from arborist.cli.options import db_option, json_option, print_json, print_json_line
+from arborist.cli.policy_options import routes_option
 from arborist.corpus.store import open_store
 from arborist.errors import InputError, nested_too_deeply
 from arborist.retrieval import SearchSettings, search

@@ -8,9 +8,12 @@ arrays (chunk positions, precomputed BM25 weights), the layout bm25s keeps in
 a scipy sparse matrix; a question is scored with one concatenation and one
 `bincount` over the postings of its few terms. It is built from the store
 (the store stays the source of truth) and saved in it (`derived_indexes`),
-tagged with the store generation, so re-opening a store loads it (0.4 s at
-61k chunks) instead of re-tokenising every chunk (40 s), and an ingest that
-changes chunks makes it stale. FTS5 stays the store's full-text index: it
+tagged with the store generation, so re-opening a store loads it instead of
+re-tokenising every chunk (40 s at 61k chunks), and an ingest that changes
+chunks makes it stale. Loading does no per-term or per-chunk work: the saved
+blob is a header and raw arrays, each read as a numpy view of the blob
+(terms sorted, found by binary search; chunk ids decoded only for the hits),
+so a process opens a 1M-chunk index in the time it takes to read the blob. FTS5 stays the store's full-text index: it
 answers stopword-only questions and the `keyword` route; the `phrase` route
 takes its candidates from here (FTS5 phrase MATCH read every stopword's
 position list: ~60 ms a question at 6k chunks). Past a few million chunks the dense score accumulator (one float per
@@ -23,7 +26,7 @@ question side uses, so stopwords never enter the postings.
 
 from __future__ import annotations
 
-import io
+import json
 import weakref
 from dataclasses import dataclass
 
@@ -33,7 +36,7 @@ from arborist.corpus.fts_query import words
 from arborist.corpus.store import CorpusStore
 from arborist.retrieval.analysis import index_terms
 
-INDEX_NAME = "bm25/1"
+INDEX_NAME = "bm25/2"  # /1 was an .npz whose strings were split into lists on every load
 # Robertson/Lucene BM25 constants, the usual defaults (FTS5 and bm25s use them too).
 K1 = 1.2
 B = 0.75
@@ -75,14 +78,80 @@ def _postings(term_ids: np.ndarray, positions: np.ndarray, n_terms: int, n_rows:
     return Postings(indptr, pos.astype(np.int32), weights.astype(np.float32))
 
 
-def _text_array(items: list[str]) -> np.ndarray:
-    """Newline-free strings as one uint8 array (no pickles in a saved index)."""
-    return np.frombuffer("\n".join(items).encode("utf-8"), dtype=np.uint8)
+class Strings:
+    """A list of strings kept as one UTF-8 byte array and offsets: a view of a saved blob costs nothing
+    to open, and only the strings read are decoded."""
+
+    def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
+        self.data = data  # uint8
+        self.offsets = offsets  # int64, len + 1
+
+    @classmethod
+    def of(cls, items: list[str]) -> Strings:
+        encoded = [s.encode("utf-8") for s in items]
+        offsets = np.zeros(len(encoded) + 1, np.int64)
+        np.cumsum([len(b) for b in encoded], out=offsets[1:])
+        return cls(np.frombuffer(b"".join(encoded), np.uint8), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def raw(self, i: int) -> bytes:
+        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
+
+    def __getitem__(self, i: int) -> str:
+        return self.raw(i).decode("utf-8")
+
+    def tolist(self) -> list[str]:
+        return [self[i] for i in range(len(self))]
+
+    def find(self, item: str) -> int | None:
+        """Position of `item` in these strings, which must be sorted (UTF-8 byte order is code point order)."""
+        key = item.encode("utf-8")
+        lo, hi = 0, len(self)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.raw(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < len(self) and self.raw(lo) == key else None
 
 
-def _text_list(array: np.ndarray) -> list[str]:
-    raw = array.tobytes().decode("utf-8")
-    return raw.split("\n") if raw else []
+_MAGIC = b"arborist-bm25/2\n"
+_ALIGN = 64
+
+
+def _pack(arrays: dict[str, np.ndarray]) -> bytes:
+    """Magic, an 8-byte header length, a JSON header (name -> dtype, offset, count), then each array's raw
+    bytes at an aligned offset. Plain bytes: nothing in a saved index can run code when read."""
+    layout: dict[str, tuple[str, int, int]] = {}
+    offset = 0
+    for name, a in arrays.items():
+        offset = -(-offset // _ALIGN) * _ALIGN
+        layout[name] = (a.dtype.str, offset, int(a.size))
+        offset += a.nbytes
+    header = json.dumps(layout).encode("utf-8")
+    start = -(-(len(_MAGIC) + 8 + len(header)) // _ALIGN) * _ALIGN
+    out = bytearray(start + offset)
+    out[: len(_MAGIC)] = _MAGIC
+    out[len(_MAGIC) : len(_MAGIC) + 8] = len(header).to_bytes(8, "little")
+    out[len(_MAGIC) + 8 : len(_MAGIC) + 8 + len(header)] = header
+    for name, a in arrays.items():
+        _, off, _ = layout[name]
+        out[start + off : start + off + a.nbytes] = np.ascontiguousarray(a).tobytes()
+    return bytes(out)
+
+
+def _unpack(data: bytes) -> dict[str, np.ndarray]:
+    """Read-only numpy views of the arrays `_pack` wrote: no copy, no per-item work."""
+    if not data.startswith(_MAGIC):
+        raise ValueError("not a saved bm25/2 index")
+    size = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 8], "little")
+    layout = json.loads(data[len(_MAGIC) + 8 : len(_MAGIC) + 8 + size])
+    start = -(-(len(_MAGIC) + 8 + size) // _ALIGN) * _ALIGN
+    return {name: np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=start + off)
+            for name, (dtype, off, count) in layout.items()}
 
 
 class LexicalIndex:
@@ -90,21 +159,30 @@ class LexicalIndex:
 
     def __init__(
         self,
-        vocab: list[str],
+        vocab: Strings,
         rowids: np.ndarray,
-        chunk_ids: list[str],
+        chunk_ids: Strings,
         chunk_doc: np.ndarray,
         body: Postings,
         title: Postings,
     ) -> None:
-        self.vocab = vocab
-        self.term_id = {t: i for i, t in enumerate(vocab)}
+        self.terms = vocab  # sorted: term id = position
         self.rowids = rowids  # int64, sorted: position -> chunk rowid
         self.chunk_ids = chunk_ids  # position -> chunk id (rankings name chunks without a store read)
         self.chunk_doc = chunk_doc  # int32: chunk position -> document position
         self.body = body
         self.title = title
         self.n_docs = int(chunk_doc.max()) + 1 if len(chunk_doc) else 0
+        self._term_id: dict[str, int | None] = {}
+
+    @property
+    def vocab(self) -> list[str]:
+        return self.terms.tolist()
+
+    def term_id(self, term: str) -> int | None:
+        if term not in self._term_id:
+            self._term_id[term] = self.terms.find(term)
+        return self._term_id[term]
 
     # -- building and saving --------------------------------------------
 
@@ -144,35 +222,36 @@ class LexicalIndex:
                 title_pos.extend([d] * len(tt))
             chunk_doc.append(d)
         n_terms = len(vocab)
+        # Term ids become positions in the sorted vocabulary, so a loaded index finds a term by binary search.
+        ordered = sorted(vocab)
+        rank = np.empty(n_terms, np.int64)
+        rank[[vocab[t] for t in ordered]] = np.arange(n_terms)
         return cls(
-            vocab=list(vocab),
+            vocab=Strings.of(ordered),
             rowids=np.array(rowids, dtype=np.int64),
-            chunk_ids=chunk_ids,
+            chunk_ids=Strings.of(chunk_ids),
             chunk_doc=np.array(chunk_doc, dtype=np.int32),
-            body=_postings(np.array(body_terms, np.int64), np.array(body_pos, np.int64), n_terms, len(rowids)),
-            title=_postings(np.array(title_terms, np.int64), np.array(title_pos, np.int64), n_terms, len(doc_pos)),
+            body=_postings(rank[np.array(body_terms, np.int64)], np.array(body_pos, np.int64), n_terms, len(rowids)),
+            title=_postings(rank[np.array(title_terms, np.int64)], np.array(title_pos, np.int64), n_terms,
+                            len(doc_pos)),
         )
 
     def to_bytes(self) -> bytes:
-        buf = io.BytesIO()
-        np.savez(
-            buf,
-            vocab=_text_array(self.vocab),
-            chunk_ids=_text_array(self.chunk_ids),
-            rowids=self.rowids,
-            chunk_doc=self.chunk_doc,
+        return _pack({
+            "vocab_data": self.terms.data, "vocab_offsets": self.terms.offsets,
+            "chunk_ids_data": self.chunk_ids.data, "chunk_ids_offsets": self.chunk_ids.offsets,
+            "rowids": self.rowids, "chunk_doc": self.chunk_doc,
             **{f"{name}_{part}": getattr(p, part) for name, p in (("body", self.body), ("title", self.title))
                for part in ("indptr", "positions", "weights")},
-        )
-        return buf.getvalue()
+        })
 
     @classmethod
     def from_bytes(cls, data: bytes) -> LexicalIndex:
-        z = np.load(io.BytesIO(data), allow_pickle=False)
+        z = _unpack(data)
         return cls(
-            vocab=_text_list(z["vocab"]),
+            vocab=Strings(z["vocab_data"], z["vocab_offsets"]),
             rowids=z["rowids"],
-            chunk_ids=_text_list(z["chunk_ids"]),
+            chunk_ids=Strings(z["chunk_ids_data"], z["chunk_ids_offsets"]),
             chunk_doc=z["chunk_doc"],
             body=Postings(z["body_indptr"], z["body_positions"], z["body_weights"]),
             title=Postings(z["title_indptr"], z["title_positions"], z["title_weights"]),
@@ -181,7 +260,7 @@ class LexicalIndex:
     # -- scoring ---------------------------------------------------------
 
     def _ids(self, stems: frozenset[str]) -> list[int]:
-        return sorted(self.term_id[s] for s in stems if s in self.term_id)
+        return sorted(i for i in map(self.term_id, stems) if i is not None)
 
     def body_scores(self, stems: frozenset[str]) -> np.ndarray:
         """BM25 of every chunk body for these query stems (zeros where none occurs)."""
@@ -204,7 +283,7 @@ class LexicalIndex:
         mask of the stems it holds (summing distinct powers of two is exact in
         float64 up to 2**52), then each set keeps the chunks whose mask covers it.
         """
-        known = sorted({t for stems in stem_sets for t in stems if t in self.term_id})[:52]
+        known = sorted({t for stems in stem_sets for t in stems if self.term_id(t) is not None})[:52]
         bit = {t: 1 << i for i, t in enumerate(known)}
         empty = np.zeros(0, np.int64)
         if not known:
@@ -212,7 +291,8 @@ class LexicalIndex:
         parts = [
             (self.body.positions[self.body.indptr[i] : self.body.indptr[i + 1]], float(bit[t]))
             for t in known
-            for i in (self.term_id[t],)
+            for i in (self.term_id(t),)
+            if i is not None
         ]
         pos = np.concatenate([p for p, _ in parts])
         weights = np.concatenate([np.full(len(p), w) for p, w in parts])
