@@ -116,7 +116,8 @@ def _folder_files(root: Path, follow_symlinks: bool, skipped: list[Skipped]) -> 
 
     Links are resolved before they are read: one leading out of the folder
     is skipped unless `follow_symlinks`; a link to a folder inside it is not
-    walked twice (its files are read where they are); loops are walked once.
+    walked (its files are read where they are); a folder outside is walked
+    once however many links lead to it, so loops end.
     """
     real_root = os.path.realpath(root)
     found: list[tuple[str, Path]] = []
@@ -139,12 +140,13 @@ def _folder_files(root: Path, follow_symlinks: bool, skipped: list[Skipped]) -> 
             target = os.path.realpath(entry.path) if is_link else entry.path
             if entry.is_dir():
                 if is_link:
-                    if not follow_symlinks:
-                        if not _inside(target, real_root):
-                            skipped.append(Skipped(shown + "/", _outside(target)))
+                    if _inside(target, real_root):
                         continue  # a link within the folder: its files are read where they are
+                    if not follow_symlinks:
+                        skipped.append(Skipped(shown + "/", _outside(target)))
+                        continue
                     if target in seen_dirs:
-                        continue  # a loop, or a folder already walked
+                        continue  # a loop, or a folder outside already walked
                     seen_dirs.add(target)
                 walk(Path(entry.path), name + "/")
                 continue
