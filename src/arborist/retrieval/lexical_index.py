@@ -26,7 +26,6 @@ question side uses, so stopwords never enter the postings.
 
 from __future__ import annotations
 
-import json
 import weakref
 from dataclasses import dataclass
 
@@ -35,6 +34,7 @@ import numpy as np
 from arborist.corpus.fts_query import words
 from arborist.corpus.store import CorpusStore
 from arborist.retrieval.analysis import index_terms
+from arborist.retrieval.packed import Strings, pack, unpack
 
 INDEX_NAME = "bm25/2"  # /1 was an .npz whose strings were split into lists on every load
 # Robertson/Lucene BM25 constants, the usual defaults (FTS5 and bm25s use them too).
@@ -76,82 +76,6 @@ def _postings(term_ids: np.ndarray, positions: np.ndarray, n_terms: int, n_rows:
     weights = idf[tid] * tf * (K1 + 1.0) / (tf + norm)
     indptr = np.searchsorted(tid, np.arange(n_terms + 1)).astype(np.int64)
     return Postings(indptr, pos.astype(np.int32), weights.astype(np.float32))
-
-
-class Strings:
-    """A list of strings kept as one UTF-8 byte array and offsets: a view of a saved blob costs nothing
-    to open, and only the strings read are decoded."""
-
-    def __init__(self, data: np.ndarray, offsets: np.ndarray) -> None:
-        self.data = data  # uint8
-        self.offsets = offsets  # int64, len + 1
-
-    @classmethod
-    def of(cls, items: list[str]) -> Strings:
-        encoded = [s.encode("utf-8") for s in items]
-        offsets = np.zeros(len(encoded) + 1, np.int64)
-        np.cumsum([len(b) for b in encoded], out=offsets[1:])
-        return cls(np.frombuffer(b"".join(encoded), np.uint8), offsets)
-
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-    def raw(self, i: int) -> bytes:
-        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
-
-    def __getitem__(self, i: int) -> str:
-        return self.raw(i).decode("utf-8")
-
-    def tolist(self) -> list[str]:
-        return [self[i] for i in range(len(self))]
-
-    def find(self, item: str) -> int | None:
-        """Position of `item` in these strings, which must be sorted (UTF-8 byte order is code point order)."""
-        key = item.encode("utf-8")
-        lo, hi = 0, len(self)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.raw(mid) < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < len(self) and self.raw(lo) == key else None
-
-
-_MAGIC = b"arborist-bm25/2\n"
-_ALIGN = 64
-
-
-def _pack(arrays: dict[str, np.ndarray]) -> bytes:
-    """Magic, an 8-byte header length, a JSON header (name -> dtype, offset, count), then each array's raw
-    bytes at an aligned offset. Plain bytes: nothing in a saved index can run code when read."""
-    layout: dict[str, tuple[str, int, int]] = {}
-    offset = 0
-    for name, a in arrays.items():
-        offset = -(-offset // _ALIGN) * _ALIGN
-        layout[name] = (a.dtype.str, offset, int(a.size))
-        offset += a.nbytes
-    header = json.dumps(layout).encode("utf-8")
-    start = -(-(len(_MAGIC) + 8 + len(header)) // _ALIGN) * _ALIGN
-    out = bytearray(start + offset)
-    out[: len(_MAGIC)] = _MAGIC
-    out[len(_MAGIC) : len(_MAGIC) + 8] = len(header).to_bytes(8, "little")
-    out[len(_MAGIC) + 8 : len(_MAGIC) + 8 + len(header)] = header
-    for name, a in arrays.items():
-        _, off, _ = layout[name]
-        out[start + off : start + off + a.nbytes] = np.ascontiguousarray(a).tobytes()
-    return bytes(out)
-
-
-def _unpack(data: bytes) -> dict[str, np.ndarray]:
-    """Read-only numpy views of the arrays `_pack` wrote: no copy, no per-item work."""
-    if not data.startswith(_MAGIC):
-        raise ValueError("not a saved bm25/2 index")
-    size = int.from_bytes(data[len(_MAGIC) : len(_MAGIC) + 8], "little")
-    layout = json.loads(data[len(_MAGIC) + 8 : len(_MAGIC) + 8 + size])
-    start = -(-(len(_MAGIC) + 8 + size) // _ALIGN) * _ALIGN
-    return {name: np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=start + off)
-            for name, (dtype, off, count) in layout.items()}
 
 
 class LexicalIndex:
@@ -237,7 +161,7 @@ class LexicalIndex:
         )
 
     def to_bytes(self) -> bytes:
-        return _pack({
+        return pack("arborist-bm25/2", {
             "vocab_data": self.terms.data, "vocab_offsets": self.terms.offsets,
             "chunk_ids_data": self.chunk_ids.data, "chunk_ids_offsets": self.chunk_ids.offsets,
             "rowids": self.rowids, "chunk_doc": self.chunk_doc,
@@ -247,7 +171,7 @@ class LexicalIndex:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> LexicalIndex:
-        z = _unpack(data)
+        z = unpack("arborist-bm25/2", data)
         return cls(
             vocab=Strings(z["vocab_data"], z["vocab_offsets"]),
             rowids=z["rowids"],
