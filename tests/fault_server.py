@@ -3,6 +3,8 @@
 Each request takes the next queued behaviour (default "ok"):
   ok          200 with a canned chat completion (`reply` text)
   slow        sleep `slow_seconds` before answering (longer than the client timeout)
+  drip        the whole response (status line, headers, body), one byte every `drip_seconds`:
+              each read gets a byte in time, so only a deadline for the whole request ends it
   500 / 503   server error;  429: rate limited (with Retry-After if `retry_after` is set)
   400         client error (must not be retried)
   malformed   200 with a body that is not JSON
@@ -10,7 +12,8 @@ Each request takes the next queued behaviour (default "ok"):
   drop        close the connection without any response
   redirect    302 to a file: URL (a client must not follow it)
   bytes       any queued bytes object is sent as a 200 body, as is (hostile shapes, huge bodies)
-Requests are recorded (path, headers, JSON body) so tests can check what was sent.
+Requests are recorded (path, headers, JSON body) so tests can check what was sent; `on_request`, if set,
+runs before each reply (e.g. to fill a disk while the "model" is busy).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -34,6 +38,8 @@ class Received:
 class FaultServer:
     reply: str = '{"answer": "42"}'
     slow_seconds: float = 2.0
+    drip_seconds: float = 0.5
+    on_request: Callable[[], None] | None = None
     retry_after: str | None = None
     requests: list[Received] = field(default_factory=list)
     _queue: deque[str | bytes] = field(default_factory=deque)
@@ -96,6 +102,8 @@ class FaultServer:
                 with server._lock:
                     server.requests.append(Received(self.path, dict(self.headers), body))
                 behaviour = server._next()
+                if server.on_request is not None:
+                    server.on_request()
                 ok = json.dumps(server.completion_body()).encode()
                 if isinstance(behaviour, bytes):
                     self._send(200, behaviour)
@@ -103,6 +111,16 @@ class FaultServer:
                     self._send(302, b"", {"Location": "file:///etc/hostname"})
                 elif behaviour == "ok":
                     self._send(200, ok)
+                elif behaviour == "drip":
+                    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(ok)}\r\n\r\n"
+                    for i in range(len(head) + len(ok)):
+                        if server._stop.wait(server.drip_seconds):
+                            return
+                        try:
+                            self.wfile.write((head.encode() + ok)[i : i + 1])
+                            self.wfile.flush()
+                        except OSError:
+                            return  # the client gave up
                 elif behaviour == "slow":
                     server._stop.wait(server.slow_seconds)
                     self._send(200, ok)

@@ -30,7 +30,7 @@ def test_title_key_drops_trailing_disambiguation() -> None:
 
 def test_mentions_find_titles_in_text_but_not_stopword_titles(tmp_path: Path) -> None:
     with _store(tmp_path) as store:
-        index = TitleIndex(store.titles())
+        index = TitleIndex.build(store.titles())
         found = [doc for doc, _ in index.mentions("Directed by Orla Fennimore; the end.")]
         director = store.document("director")
         assert director is not None
@@ -60,7 +60,7 @@ def test_titles_shared_by_several_documents_are_not_followed(tmp_path: Path) -> 
     docs = [*DOCS, ("director-2", "Orla Fennimore", "Another page with the same title.")]
     with open_store(tmp_path / "s.db", create=True) as store:
         store.ingest([SourceDocument.create(i, t, x) for i, t, x in docs], ChunkingSettings())
-        assert TitleIndex(store.titles()).mentions("Directed by Orla Fennimore.") == []
+        assert TitleIndex.build(store.titles()).mentions("Directed by Orla Fennimore.") == []
 
 
 def test_the_title_index_follows_an_in_process_re_ingest(tmp_path: Path) -> None:
@@ -80,3 +80,20 @@ def test_bridge_alone_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(InputError, match="seeded by the other routes"):
         parse_routes("bridge")
+
+
+def test_the_title_index_is_saved_and_reopened_without_reading_titles(tmp_path: Path, monkeypatch) -> None:
+    # Issue 34, finding 7: every process rebuilt it from every title (a minute at a million documents).
+    from arborist.retrieval import bridge
+
+    with _store(tmp_path) as store:
+        built = bridge.title_index(store).mentions("Directed by Orla Fennimore in The Lantern Keeper.")
+        assert built
+        assert store.derived(bridge.INDEX_NAME, store.generation()) is not None
+
+    def no_titles(self) -> list:
+        raise AssertionError("a saved title index must be opened, not rebuilt from the titles")
+
+    monkeypatch.setattr(bridge.CorpusStore, "titles", no_titles)
+    with open_store(tmp_path / "b.db") as store:
+        assert bridge.title_index(store).mentions("Directed by Orla Fennimore in The Lantern Keeper.") == built

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 from collections.abc import Callable
@@ -428,3 +429,44 @@ def test_real_process(tmp_path: Path) -> None:
     assert "Traceback" not in broken.stderr
     assert not (tmp_path / "never.db").exists()
 
+
+
+# -- hostile folders and nesting (issue 34, findings 4 and 6) ----------------------------------
+
+
+def test_ingest_skips_and_lists_what_a_folder_should_not_give(tmp_path: Path, run_cli: Run) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Good\n\nThe refund window is 30 days.")
+    (folder / "passwd.md").symlink_to("/etc/passwd")
+    (folder / "zeros.txt").write_bytes(b"\x00" * 100_000)
+    try:
+        with open(os.fsencode(folder) + b"/r\xe9sum\xe9.md", "wb") as f:
+            f.write(b"# Resume\n\nLatin-1 name.")
+        odd_name = True
+    except OSError:
+        odd_name = False  # a file system that refuses such names; the rest is still checked
+    db = tmp_path / "c.db"
+    result = run_cli("ingest", folder, "--db", db, "--no-embed", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["added"], data["documents"]) == (1, 1)
+    skipped = {s["path"]: s["reason"] for s in data["skipped"]}
+    assert "outside the folder" in skipped.pop("passwd.md")
+    assert "NUL bytes" in skipped.pop("zeros.txt")
+    if odd_name:
+        assert "not UTF-8" in skipped.pop("r\\xe9sum\\xe9.md")
+    assert skipped == {}
+    assert "skipped 'passwd.md'" in result.stderr
+    with open_store(db) as s:
+        assert all("root:" not in row.text and "\x00" not in row.text for _, row in s.iter_chunks())
+    followed = run_cli("ingest", folder, "--db", tmp_path / "f.db", "--no-embed", "--follow-symlinks")
+    assert followed.exit_code == 0, followed.output
+    assert "2 added" in followed.stdout
+
+
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])
+def test_json_nested_too_deeply_names_the_file(tmp_path: Path, run_cli: Run, name: str) -> None:
+    path = tmp_path / name
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    assert_one_line_error(run_cli("ingest", path, "--db", tmp_path / "c.db"), name, "nested too deeply")

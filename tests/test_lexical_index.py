@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arborist.corpus.chunking import ChunkingSettings
@@ -66,7 +67,7 @@ def test_saved_in_the_store_and_loaded_on_reopen_without_rebuilding(tmp_path: Pa
     monkeypatch.setattr(LexicalIndex, "build", classmethod(no_build))
     with open_store(path) as store:
         loaded = lexical_index(store)
-        assert loaded.vocab == built.vocab and loaded.chunk_ids == built.chunk_ids
+        assert loaded.vocab == built.vocab and loaded.chunk_ids.tolist() == built.chunk_ids.tolist()
         assert (loaded.body.weights == built.body.weights).all()
 
 
@@ -109,3 +110,21 @@ def test_containing_all_needs_every_stem(tmp_path: Path) -> None:
         assert [_source(store, int(r)) for r in both] == ["c"]
         assert sorted(_source(store, int(r)) for r in one) == ["b", "c"]
         assert len(unknown) == 0
+
+
+def test_a_saved_index_is_opened_as_views_of_the_stored_bytes(tmp_path: Path) -> None:
+    # Issue 34, finding 7: a process's first search on a large store re-read the index into new arrays
+    # and Python lists (one string per chunk and per term). Opened now, it shares the stored bytes.
+    with _store(tmp_path / "s.db") as store:
+        built = lexical_index(store)
+        blob = store.derived(INDEX_NAME, store.generation())
+    assert blob is not None
+    loaded = LexicalIndex.from_bytes(blob)
+    stored = np.frombuffer(blob, np.uint8)
+    for array in (loaded.rowids, loaded.body.positions, loaded.body.weights, loaded.title.indptr,
+                  loaded.chunk_ids.data, loaded.terms.data):
+        assert np.shares_memory(array, stored)
+    assert loaded.vocab == built.vocab and loaded.chunk_ids.tolist() == built.chunk_ids.tolist()
+    for term in built.vocab:  # found by binary search in the sorted terms
+        assert loaded.term_id(term) == built.vocab.index(term)
+    assert loaded.term_id("zzz-not-a-term") is None and loaded.term_id("") is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arborist.corpus import SourceDocument
-from arborist.corpus.loaders import load_documents
+from arborist.corpus.loaders import load_documents, load_inputs
 from arborist.errors import InputError
 
 
@@ -133,12 +134,101 @@ def test_non_utf8_file_names_file_and_problem(fixtures: Path) -> None:
     assert str(path) in str(exc.value)
 
 
-def test_non_utf8_file_inside_a_folder(tmp_path: Path) -> None:
+def test_non_utf8_file_inside_a_folder_is_skipped_and_named(tmp_path: Path) -> None:
     (tmp_path / "d" / "sub").mkdir(parents=True)
     (tmp_path / "d" / "good.md").write_text("# Good\n\nfine")
     (tmp_path / "d" / "sub" / "bad.txt").write_bytes(b"caf\xe9\n")
+    loaded = load_inputs([tmp_path / "d"])
+    assert [d.source_id for d in loaded.documents] == ["good.md"]
+    assert [(s.path, s.reason) for s in loaded.skipped] == [
+        ("sub/bad.txt", "not UTF-8 text (invalid byte at position 3)")
+    ]
+    # A caller that must read exactly what it was given still fails, naming the file.
     with pytest.raises(InputError, match=r"bad\.txt.*not UTF-8"):
         load_documents([tmp_path / "d"])
+
+
+# -- what a folder may hold that is not the user's text (issue 34, findings 4 and 6) ------------
+
+
+def test_symlink_out_of_the_folder_is_skipped_and_reported(tmp_path: Path) -> None:
+    secret = tmp_path / "outside" / "secret.md"
+    secret.parent.mkdir()
+    secret.write_text("# Secret\n\nroot:x:0:0:root:/root:/bin/bash")
+    folder = tmp_path / "d"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "good.md").write_text("# Good\n\nfine")
+    (folder / "passwd.md").symlink_to(secret)
+    (folder / "sub" / "escape").symlink_to(secret.parent, target_is_directory=True)
+    loaded = load_inputs([folder])
+    assert [d.source_id for d in loaded.documents] == ["good.md"]
+    assert not any("root:x" in d.text for d in loaded.documents)
+    reasons = {s.path: s.reason for s in loaded.skipped}
+    assert set(reasons) == {"passwd.md", "sub/escape/"}
+    assert all("outside the folder" in r and str(secret.parent) in r for r in reasons.values())
+
+
+def test_follow_symlinks_reads_links_out_of_the_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "shared.md").write_text("# Shared\n\nshared text")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "own.md").write_text("# Own\n\nown text")
+    (folder / "linked.md").symlink_to(outside / "shared.md")
+    (folder / "more").symlink_to(outside, target_is_directory=True)
+    (folder / "loop").symlink_to(folder, target_is_directory=True)  # walked once, not forever
+    loaded = load_inputs([folder], follow_symlinks=True)
+    assert sorted(d.source_id for d in loaded.documents) == ["linked.md", "more/shared.md", "own.md"]
+    assert loaded.skipped == []
+
+
+def test_links_inside_the_folder_are_read_once_where_they_point(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    (folder / "real").mkdir(parents=True)
+    (folder / "real" / "a.md").write_text("# A\n\ntext a")
+    (folder / "alias").symlink_to(folder / "real", target_is_directory=True)
+    loaded = load_inputs([folder])
+    assert [d.source_id for d in loaded.documents] == ["real/a.md"]
+    assert loaded.skipped == []
+
+
+def test_file_of_nul_bytes_is_skipped_in_a_folder_and_refused_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Good\n\nfine")
+    (folder / "zeros.txt").write_bytes(b"\x00" * 65536)  # valid UTF-8, yet not text
+    (folder / "mixed.md").write_bytes(b"# Looks like text\n\x00\x01\x02")
+    loaded = load_inputs([folder])
+    assert [d.source_id for d in loaded.documents] == ["good.md"]
+    assert {s.path: s.reason for s in loaded.skipped} == {
+        "mixed.md": "binary, not text (holds NUL bytes, the first at byte 18)",
+        "zeros.txt": "binary, not text (holds NUL bytes, the first at byte 0)",
+    }
+    with pytest.raises(InputError, match=r"zeros\.txt' is binary, not text"):
+        load_documents([folder / "zeros.txt"])
+
+
+def test_undecodable_file_name_is_skipped_and_named_not_failing_the_rest(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "good.md").write_text("# Good\n\nfine")
+    try:
+        with open(os.fsencode(folder) + b"/caf\xe9.md", "wb") as f:  # a Latin-1 name
+            f.write(b"# Cafe\n\ntext")
+    except OSError:
+        pytest.skip("this file system does not take file names that are not UTF-8")
+    loaded = load_inputs([folder])
+    assert [d.source_id for d in loaded.documents] == ["good.md"]
+    assert [(s.path, s.reason) for s in loaded.skipped] == [("caf\\xe9.md", "file name is not UTF-8; rename it")]
+
+
+def test_folder_with_nothing_readable_names_what_was_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "passwd.md").symlink_to("/etc/passwd")
+    with pytest.raises(InputError, match=r"holds no .* \(1 skipped: 'passwd\.md': link to '/etc/passwd', outside"):
+        load_inputs([folder])
 
 
 def test_malformed_json_names_line_and_column(fixtures: Path) -> None:

@@ -5,6 +5,7 @@ Backoff is checked through an injected sleep, never by timing the test.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socket
@@ -135,6 +136,31 @@ def test_slow_server_times_out_and_is_retried(server: FaultServer) -> None:
     result = provider(server, sleeps, timeout=0.3, retries=1).complete(MSGS, GenerationSettings())
     assert result.attempts == 2 and sleeps == [0.5]
     assert result.error is not None and "timed out" in result.error and "after 2 attempts" in result.error
+
+
+def test_a_slow_drip_cannot_outlast_the_timeout(server: FaultServer) -> None:
+    # One byte every 0.5 s: every read returns in time, so a per-read timeout never fires (issue 34,
+    # finding 5: no exit after 120 s). The deadline covers the whole request; the bound is generous.
+    server.queue("drip")
+    started = time.monotonic()
+    result = provider(server, Sleeps(), timeout=3.0, retries=0).complete(MSGS, GenerationSettings())
+    elapsed = time.monotonic() - started
+    assert result.error is not None and "timed out after 3 s" in result.error and result.attempts == 1
+    assert elapsed < 10, f"a 3 s deadline took {elapsed:.1f} s"
+
+
+def test_credentials_in_the_base_url_are_sent_but_never_shown(server: FaultServer) -> None:
+    url = server.base_url.replace("http://", "http://alice:s3cr%40t@")
+    client = OpenAIProvider("test-model", url, timeout=5.0, retries=0)
+    server.queue("500")
+    result = client.complete(MSGS, GenerationSettings())
+    assert server.requests[0].headers["Authorization"] == "Basic " + base64.b64encode(b"alice:s3cr@t").decode()
+    assert result.error is not None and "HTTP 500" in result.error
+    shown = " ".join([result.error, client.url, client.model_id, json.dumps(result.model_dump(mode="json"))])
+    assert "s3cr" not in shown and "alice" not in shown
+    with pytest.raises(ArboristError) as refused:
+        OpenAIProvider("m", "ftp://alice:s3cret@host/v1")
+    assert "s3cret" not in str(refused.value) and "alice:***@host" in str(refused.value)
 
 
 def test_slow_then_fast_recovers(server: FaultServer) -> None:

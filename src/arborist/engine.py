@@ -13,6 +13,7 @@ chunks on every hit (see `_served`).
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Callable
 
 from arborist.answer.contract import ContractReason
@@ -27,7 +28,7 @@ from arborist.answer.record import NO_TREATMENT, AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore, schema_problems
-from arborist.errors import InputError
+from arborist.errors import InputError, StoreError
 from arborist.evidence.admission import Admission
 from arborist.governance import cache
 from arborist.models.base import Provider
@@ -35,6 +36,19 @@ from arborist.policy.answer import AnswerPolicy, governance_policy_hash
 from arborist.policy.canonical import canonical_json, tagged_digest
 from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
+
+
+class AnswerNotStored(StoreError):
+    """The answer was made (a model call may have been paid for) but the store refused the write
+    (a full disk, a store gone read-only): the caller still gets `record` to show, and says it was
+    neither cached nor audited."""
+
+    def __init__(self, record: AnswerRecord, store: CorpusStore, cause: sqlite3.Error) -> None:
+        super().__init__(
+            f"the answer could not be stored in '{store.path}' ({cause}): it was shown above but is neither "
+            "cached nor audited; free some disk space (or restore write access) and ask again to record it"
+        )
+        self.record = record
 
 
 def _audit_body(record: AnswerRecord) -> dict[str, object]:
@@ -108,7 +122,10 @@ def governed(
     if rejected is not None:
         record = record.model_copy(update={"cache_rejected": rejected})
     body = {"path": path, **_audit_body(record), "cache_rejected": rejected}
-    cache.record_and_audit(store.db, key if rewrite else None, record, sample_index, body)
+    try:
+        cache.record_and_audit(store.db, key if rewrite else None, record, sample_index, body)
+    except sqlite3.OperationalError as exc:  # SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY...: rolled back
+        raise AnswerNotStored(record, store, exc) from exc
     return record
 
 

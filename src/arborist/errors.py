@@ -18,3 +18,9 @@ class InputError(ArboristError):
 
 class StoreError(ArboristError):
     """The corpus store is missing, foreign, too new, or inconsistent."""
+
+
+def nested_too_deeply(where: str) -> InputError:
+    """The error for JSON that Python's parser gives up on (RecursionError): it names the input,
+    where a bare RecursionError would only say that something, somewhere, was deep."""
+    return InputError(f"{where} is nested too deeply to read (JSON arrays or objects a thousand levels deep)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from arborist import embedding
 from arborist.corpus.chunking import ChunkingSettings
-from arborist.corpus.loaders import load_documents
+from arborist.corpus.loaders import load_inputs
 from arborist.corpus.store import CorpusStore, IngestReport, open_store
 
 EMBED_COMMIT_BATCH = 256
@@ -25,13 +25,17 @@ def ingest_paths(
     settings: ChunkingSettings,
     embed: bool = True,
     progress: Progress | None = None,
+    follow_symlinks: bool = False,
 ) -> tuple[IngestReport, int]:
-    """Ingest `paths` into the store at `db`; returns the report and the number of chunks embedded."""
-    docs = load_documents(paths)
+    """Ingest `paths` into the store at `db`; returns the report (with the files a folder's
+    loader skipped) and the number of chunks embedded."""
+    loaded = load_inputs(paths, follow_symlinks=follow_symlinks)
+    docs = loaded.documents
     with open_store(db, create=True) as store:  # fails here, before any work, if it cannot be written
         report = store.ingest(
             docs, settings, progress=(lambda n: progress("chunking", n, len(docs))) if progress else None
         )
+        report.skipped = [(s.path, s.reason) for s in loaded.skipped]
         if not embed:
             return report, 0
         return report, embed_missing(store, progress)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sqlite3
 import sys
@@ -18,11 +19,39 @@ def one_line(message: str) -> str:
     return " ".join(message.split("\n")).strip()
 
 
+def _shorten(text: str, limit: int) -> str:
+    """`text` cut at a word to fit `limit` characters, with '...' as click shortens help."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 3, 1)].rsplit(" ", 1)[0].rstrip(" ,:;") + "..."
+
+
 class ArboristGroup(click.Group):
     """Turns expected failures into one line on stderr and a non-zero exit.
 
     Set ARBORIST_DEBUG=1 to get the traceback of unexpected errors instead.
+    Commands are found in `COMMANDS` and imported when asked for.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = COMMANDS.get(cmd_name)
+        if spec is None:
+            return super().get_command(ctx, cmd_name)
+        command: click.Command = getattr(importlib.import_module(f"arborist.cli.{spec[0]}"), spec[1])
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the summaries in `COMMANDS`, importing no command module."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, _shorten(COMMANDS[name][2] if name in COMMANDS else self.commands[name].get_short_help_str(),
+                                limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -72,40 +101,29 @@ def cli() -> None:
     """
 
 
-def _register() -> None:
-    from arborist.cli import (
-        answer_cmd,
-        audit_cmd,
-        bench_cmd,
-        corpus_cmd,
-        datasets_cmd,
-        eval_cmd,
-        ingest_cmd,
-        lab_cmd,
-        models_cmd,
-        search_cmd,
-        sentinel_cmd,
-        verify_cmd,
-        view_cmd,
-    )
-
-    cli.add_command(ingest_cmd.ingest)
-    cli.add_command(search_cmd.search_command)
-    cli.add_command(corpus_cmd.corpus)
-    cli.add_command(eval_cmd.eval_group)
-    cli.add_command(datasets_cmd.datasets)
-    cli.add_command(answer_cmd.query)
-    cli.add_command(answer_cmd.ask)
-    cli.add_command(models_cmd.models)
-    cli.add_command(verify_cmd.verify)
-    cli.add_command(audit_cmd.audit)
-    cli.add_command(lab_cmd.experiments)
-    cli.add_command(sentinel_cmd.sentinel)
-    cli.add_command(bench_cmd.bench)
-    lab_cmd.experiments.add_command(view_cmd.view)
-
-
-_register()
+# Command name -> (module under arborist.cli, attribute, summary). A command's module is imported only when
+# that command runs: `arborist search` never pays for the lab, scipy or matplotlib, and `--help` lists the
+# summaries without importing any. tests/test_cli_startup.py checks that each entry names its command and
+# that the summary is the first sentence of the command's own help, so the two cannot drift apart.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "ingest": ("ingest_cmd", "ingest", "Add or update documents from PATHS in the store at --db."),
+    "search": ("search_cmd", "search_command",
+               "Rank chunks of --db for QUESTION by fusing the retrieval routes with RRF."),
+    "corpus": ("corpus_cmd", "corpus", "Inspect a corpus store."),
+    "eval": ("eval_cmd", "eval_group", "Measure retrieval (and later answers) against an evaluation file."),
+    "datasets": ("datasets_cmd", "datasets", "Import public QA datasets as a corpus plus an evaluation bound to it."),
+    "query": ("answer_cmd", "query", "Answer QUESTION from the corpus in --db, with citations."),
+    "ask": ("answer_cmd", "ask", "Answer QUESTION from one DOCUMENT: a file, or a document id in --db."),
+    "models": ("models_cmd", "models", "Local model profiles: what exists, and fetching/assembling their weights."),
+    "verify": ("verify_cmd", "verify",
+               "Label answers STRICT / HYBRID / UNGROUNDED / ABSTAINED against their evidence."),
+    "audit": ("audit_cmd", "audit", "The append-only audit log: one hash-chained event per answer."),
+    "experiments": ("lab_cmd", "experiments",
+                    "The lab: answer-quality runs in self-contained run directories, sweeps over one knob, paired comparisons."),
+    "sentinel": ("sentinel_cmd", "sentinel",
+                 "Sentinel ladders: does the model read its documents, and which wins when they disagree with its priors?"),
+    "bench": ("bench_cmd", "bench", "Benches that decide between answer-path settings on your own data."),
+}
 
 
 def main() -> None:

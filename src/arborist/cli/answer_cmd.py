@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,16 @@ def _finish(record: AnswerRecord, as_json: bool, show_prompt: bool) -> None:
         raise click.exceptions.Exit(3)
 
 
+def _kept(answer: Callable[[], AnswerRecord], as_json: bool, show_prompt: bool) -> AnswerRecord:
+    """`answer()`; if the store refuses to record it, the answer is shown anyway before the error says so
+    (the model call it cost is not thrown away)."""
+    try:
+        return answer()
+    except engine.AnswerNotStored as exc:
+        _finish(exc.record, as_json, show_prompt)
+        raise
+
+
 @click.command("query")
 @click.argument("question")
 @click.option("--db", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Corpus store file.")
@@ -118,8 +129,9 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
     opts = pop_answer_options(kwargs)
     with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
-        record = engine.query(store, question, policy, provider, verifier_from(opts),
-                              burn=opts["burn"], sample_index=opts["sample_index"])
+        record = _kept(lambda: engine.query(store, question, policy, provider, verifier_from(opts),
+                                            burn=opts["burn"], sample_index=opts["sample_index"]),
+                       as_json, show_prompt)
     _finish(record, as_json, show_prompt)
 
 
@@ -159,6 +171,7 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
     else:
         with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())
-            record = engine.ask(store, doc, question, policy, provider, verifier_from(opts),
-                                burn=opts["burn"], sample_index=opts["sample_index"])
+            record = _kept(lambda: engine.ask(store, doc, question, policy, provider, verifier_from(opts),
+                                              burn=opts["burn"], sample_index=opts["sample_index"]),
+                           as_json, show_prompt)
     _finish(record, as_json, show_prompt)

@@ -1,12 +1,17 @@
-"""Options shared by the commands that answer (query, ask): model and policy knobs."""
+"""Options shared by the commands that answer (query, ask): model and policy knobs.
+
+The policy options themselves are built in `policy_options` (which `search` uses alone, without the
+verifier and model registry this module brings in); `policy_option` and `routes_option` are re-exported.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
+from arborist.cli.policy_options import F, policy_option, routes_option
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.entailment import DEFAULT_ENTAILMENT, spec_from_options
 from arborist.entailment.factory import DEFAULT_JUDGE_PROFILE, DEFAULT_THRESHOLD
@@ -14,7 +19,6 @@ from arborist.governance.options import (
     CHUNKING_OPTIONS,
     OPTIONS_BY_NAME,
     POLICY_OPTIONS,
-    PolicyOption,
     policy_from_options,
 )
 from arborist.models.base import Provider
@@ -22,47 +26,17 @@ from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
 from arborist.policy.answer import AnswerPolicy
-from arborist.prompting.layouts import POLICY_LAYOUTS
-from arborist.prompting.modes import MODES
-from arborist.retrieval.routes import route_names
 from arborist.verify import VerifierPolicy
 from arborist.verify.judge import ENTAILMENT_KINDS
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-# Click types for the policy options; values and defaults come from the policy model.
-_CHOICES: dict[str, tuple[str, ...]] = {"layout": POLICY_LAYOUTS, "mode": MODES}
-_HELP_EXTRA: dict[str, str] = {"routes": f" Valid: {', '.join(route_names())}."}
-
-
-def policy_option(opt: PolicyOption) -> Callable[[F], F]:
-    """A click option for one policy field, its default read from the policy model."""
-    default = opt.default
-    if isinstance(default, bool):
-        return click.option(opt.cli_flag, opt.name, is_flag=True, default=default, help=opt.help)
-    low, high = opt.bounds
-    kind: Any = type(default)
-    if opt.name in _CHOICES:
-        kind = click.Choice(_CHOICES[opt.name])
-    elif kind is int and (low is not None or high is not None):
-        kind = click.IntRange(None if low is None else int(low), None if high is None else int(high))
-    elif kind is float and (low is not None or high is not None):
-        kind = click.FloatRange(low, high)
-    return click.option(opt.cli_flag, opt.name, default=default, show_default=True, type=kind,
-                        help=opt.help + _HELP_EXTRA.get(opt.name, ""))
-
-
-def routes_option(fn: F) -> F:
-    """--routes, for every command that searches (defined once, default from SearchSettings)."""
-    return policy_option(OPTIONS_BY_NAME["routes"])(fn)
-
+__all__ = ["policy_option", "routes_option"]  # re-exported from policy_options
 
 MODEL_OPTIONS = [
     click.option("--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
     click.option("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
-    click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Seconds per HTTP request."),
+    click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Deadline in seconds for each HTTP request (connect, headers and body)."),
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")

@@ -15,8 +15,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from arborist.cli.answer_options import routes_option
 from arborist.cli.options import db_option, json_option, print_json
+from arborist.cli.policy_options import routes_option
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.retrieval_eval import MetricRow, evaluate_retrieval

@@ -23,14 +23,20 @@ PROGRESS_THRESHOLD = 200
 @click.option("--chunk-runes", default=1200, show_default=True, help="Maximum chunk length in runes (code points).")
 @click.option("--overlap-runes", default=120, show_default=True, help="Runes shared by consecutive chunks.")
 @click.option("--no-embed", is_flag=True, help="Skip dense embeddings (the dense route is then unavailable).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Read links in a folder that lead out of it (skipped by default, and listed).")
 @json_option
 def ingest(
-    paths: tuple[Path, ...], db: Path, chunk_runes: int, overlap_runes: int, no_embed: bool, as_json: bool
+    paths: tuple[Path, ...], db: Path, chunk_runes: int, overlap_runes: int, no_embed: bool,
+    follow_symlinks: bool, as_json: bool,
 ) -> None:
     """Add or update documents from PATHS in the store at --db.
 
     PATH is a folder (recursive .md/.txt; title = first heading or file name),
     a .json list of {"id"?, "title", "text"} objects, or a .jsonl file of them.
+    In a folder, files that are not text (NUL bytes, not UTF-8), file names
+    that are not UTF-8 and links leading out of the folder are skipped and
+    listed on stderr; the rest is ingested.
     Re-ingesting unchanged input changes nothing; a document changed under the
     same id replaces its old chunks. Documents and chunks are written in one
     transaction; embeddings follow in batches, and only for chunks without one.
@@ -55,7 +61,10 @@ def ingest(
                 tasks[phase] = bar.add_task(phase, total=total)
             bar.advance(tasks[phase], advance)
 
-        report, embedded = ingest_paths(db, list(paths), settings, embed=not no_embed, progress=progress)
+        report, embedded = ingest_paths(db, list(paths), settings, embed=not no_embed, progress=progress,
+                                        follow_symlinks=follow_symlinks)
+    for path, reason in report.skipped:
+        click.echo(f"skipped '{path}': {reason}", err=True)
     if as_json:
         print_json({**report.as_dict(), "embedded": embedded})
         return
@@ -65,3 +74,5 @@ def ingest(
     )
     click.echo(f"store: {report.documents} documents, {report.chunks} chunks, {embedded} chunks embedded")
     click.echo(f"corpus digest: {report.corpus_digest}")
+    if report.skipped:
+        click.echo(f"{len(report.skipped)} file(s) skipped (listed above)")

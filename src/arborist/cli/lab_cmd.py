@@ -31,6 +31,7 @@ from arborist.cli.answer_options import (
     verifier_from,
 )
 from arborist.cli.options import json_option, print_json
+from arborist.cli.view_cmd import view
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir
@@ -55,6 +56,7 @@ from arborist.lab.sweep import (
 )
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
+from arborist.models.openai_compat import redact_url
 from arborist.models.registry import make_provider
 from arborist.prompting.modes import prompt_names
 
@@ -196,7 +198,9 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
                  retries=model.retries if model.retries is not None else o["retries"])
     provider = make_provider_from(o)
     if model is None:
-        model = ModelSpec(model=o["model"], base_url=o["base_url"], api_key_env=o["api_key_env"],
+        # A password in the URL is never written into a run directory (config.json is shared and hashed).
+        model = ModelSpec(model=o["model"], base_url=redact_url(o["base_url"]) if o["base_url"] else None,
+                          api_key_env=o["api_key_env"],
                           timeout=o["timeout"], retries=o["retries"], provider=provider.name,
                           model_id=f"{provider.name}:{provider.model_id}")
     arms = o["arms"]
@@ -444,3 +448,6 @@ def list_command(run_root: Path, as_json: bool) -> None:
         click.echo(f"{r.run_dir}  {r.state:<16} {r.output_digest[7:19]}  rows {r.rows_done}/{r.rows_total}  "
                    f"valid {pct(r.valid_rate)}  gold {pct(r.gold_rate)}  recall@10 "
                    f"{'—' if r.recall_at_10 is None else f'{r.recall_at_10:.3f}'}  [{diag}]")
+
+
+experiments.add_command(view)  # `arborist experiments view`: its own module, one subcommand of this group

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from arborist.cli.answer_options import routes_option
 from arborist.cli.options import db_option, json_option, print_json, print_json_line
+from arborist.cli.policy_options import routes_option
 from arborist.corpus.store import open_store
-from arborist.errors import InputError
+from arborist.errors import InputError, nested_too_deeply
 from arborist.retrieval import SearchSettings, search
 from arborist.retrieval.search import FUSIONS, Fusion, SearchResult, parse_routes, search_many
 
@@ -32,6 +32,8 @@ def _read_queries(path: Path) -> Iterator[tuple[str, str]]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"'{path}' line {lineno} is not valid JSON: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:
+            raise nested_too_deeply(f"'{path}' line {lineno}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
             raise InputError(f"'{path}' line {lineno}: expected {{\"id\": str, \"question\": str}}")
         yield str(obj.get("id", lineno)), obj["question"]

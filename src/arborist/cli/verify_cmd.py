@@ -18,7 +18,7 @@ from arborist.cli.answer_options import (
 )
 from arborist.cli.options import json_option, print_json
 from arborist.entailment import judge_for
-from arborist.errors import InputError
+from arborist.errors import InputError, nested_too_deeply
 from arborist.verify import Verification, VerifyInputError, load_policy, verify_answer
 from arborist.verify.judge import JudgeSpec
 
@@ -42,6 +42,8 @@ def _read(file: str) -> tuple[str, Any]:
         return name, json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"'{name}' is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise nested_too_deeply(f"'{name}'") from None
 
 
 def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None) -> Verification:

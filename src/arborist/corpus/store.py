@@ -54,6 +54,7 @@ class IngestReport:
     documents: int = 0
     chunks: int = 0
     corpus_digest: str = ""
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why): left out by the loader
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -67,6 +68,7 @@ class IngestReport:
             "corpus_digest": self.corpus_digest,
             "added_ids": self.added,
             "updated_ids": self.updated,
+            "skipped": [{"path": path, "reason": reason} for path, reason in self.skipped],
         }
 
 
@@ -471,13 +473,16 @@ _READ_ONLY_ERRORS = frozenset(
 )
 
 
-def _connect(path: Path, read_only: bool = False, immutable: bool = False) -> sqlite3.Connection:
+def _connect(path: Path, read_only: bool = False, immutable: bool = False,
+             exclusive: bool = False) -> sqlite3.Connection:
     if read_only:
         uri = path.resolve().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
         db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     else:
         db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     db.execute(f"PRAGMA busy_timeout = {WRITE_WAIT_MS}")
+    if exclusive:  # set before the first read: the WAL index then lives in this process's memory, not in -shm
+        db.execute("PRAGMA locking_mode = EXCLUSIVE")
     return db
 
 
@@ -625,15 +630,22 @@ def _create(path: Path) -> None:
                 _remove(tmp.with_name(name))
 
 
+def _disk_trouble(exc: sqlite3.Error | None) -> bool:
+    """SQLite could not write a file it needs (the WAL index, a journal): a full or failing disk."""
+    return exc is not None and _errname(exc).startswith(("SQLITE_FULL", "SQLITE_IOERR"))
+
+
 def _read_only_error(path: Path, exc: sqlite3.Error | None) -> StoreError:
-    if (exc is not None and _errname(exc) == "SQLITE_READONLY_DIRECTORY") or not os.access(path.parent, os.W_OK):
+    if _disk_trouble(exc):
+        why = f"its disk is full or failing: {exc}"
+    elif (exc is not None and _errname(exc) == "SQLITE_READONLY_DIRECTORY") or not os.access(path.parent, os.W_OK):
         why = f"its folder '{path.parent}' is not writable"
     else:
         why = "the file is not writable"
     return StoreError(
         f"store '{path}' is read-only ({why}); this command writes to it (documents, answer cache, audit log). "
         "`search`, `corpus info` and `audit verify` work on a read-only store; "
-        "to write, fix the permissions (e.g. chmod u+w)"
+        "to write, free disk space or fix the permissions (e.g. chmod u+w)"
     )
 
 
@@ -650,29 +662,40 @@ def _check_writable(path: Path, db: sqlite3.Connection) -> None:
     except _ProbeDone:
         pass
     except sqlite3.OperationalError as exc:
-        if _errname(exc) in _READ_ONLY_ERRORS:
+        if _errname(exc) in _READ_ONLY_ERRORS or _disk_trouble(exc):
             raise _read_only_error(path, exc) from None
         raise
 
 
-def _open_existing(path: Path) -> tuple[sqlite3.Connection, bool]:
-    """A connection that can read the marker: read-write if possible, else read-only
-    (a read-only folder needs `immutable`, since SQLite cannot create the WAL index there)."""
+def _open_existing(path: Path) -> tuple[sqlite3.Connection, bool, sqlite3.Error | None]:
+    """A connection that can read the marker: read-write if possible, else read-only; with it, why it
+    is read-only (the error that refused writing).
+
+    A read-only folder needs `immutable`, since SQLite cannot create the WAL index there. A full or
+    failing disk cannot hold the WAL index either (its -shm file): there a connection in exclusive
+    locking mode keeps the index in its own memory and reads the store exactly, WAL included; it is
+    marked read-only so that no command starts work (a model call) that it then cannot store.
+    """
     last: sqlite3.Error | None = None
-    for read_only, immutable in ((False, False), (True, False), (True, True)):
-        db = _connect(path, read_only, immutable)
+    attempts = (("write", False, False, False), ("read", True, False, False),
+                ("exclusive", False, False, True), ("immutable", True, True, False))
+    for how, read_only, immutable, exclusive in attempts:
+        if how == "exclusive" and not _disk_trouble(last):
+            continue
+        db = _connect(path, read_only, immutable, exclusive)
         try:
             db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            return db, read_only
+            return db, read_only or exclusive, last
         except sqlite3.OperationalError as exc:
             db.close()
-            if _errname(exc) not in _READ_ONLY_ERRORS:
+            if _errname(exc) not in _READ_ONLY_ERRORS and not _disk_trouble(exc):
                 raise
-            last = exc
+            if last is None or not _disk_trouble(last):
+                last = exc  # a disk problem is the first cause to name
         except sqlite3.DatabaseError:
             db.close()
             raise StoreError(f"'{path}' is not an arborist corpus store") from None
-    raise StoreError(f"cannot read store '{path}': {last}; check its permissions")
+    raise StoreError(f"cannot read store '{path}': {last}; check its permissions and free disk space")
 
 
 def open_store(path: Path | str, create: bool = False, write: bool = False) -> CorpusStore:
@@ -699,9 +722,9 @@ def open_store(path: Path | str, create: bool = False, write: bool = False) -> C
         raise StoreError(f"'{path}' is a folder, not a corpus store file")
     if not os.access(path, os.R_OK):
         raise StoreError(f"cannot read store '{path}': permission denied; check its permissions")
-    db, read_only = _open_existing(path)
+    db, read_only, why = _open_existing(path)
     try:
-        return _ready(path, db, read_only, create, write)
+        return _ready(path, db, read_only, create, write, why)
     except BaseException:
         db.close()
         raise
@@ -715,7 +738,9 @@ def _marker(db: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def _ready(path: Path, db: sqlite3.Connection, read_only: bool, create: bool, write: bool) -> CorpusStore:
+def _ready(
+    path: Path, db: sqlite3.Connection, read_only: bool, create: bool, write: bool, why: sqlite3.Error | None
+) -> CorpusStore:
     if _marker(db) != STORE_MARKER:
         if not _is_blank(db):
             raise StoreError(f"'{path}' is not an arborist corpus store")
@@ -725,7 +750,7 @@ def _ready(path: Path, db: sqlite3.Connection, read_only: bool, create: bool, wr
                 f"ingest left it half-made; `arborist ingest PATH --db {path}` rebuilds it"
             )
         if read_only:
-            raise _read_only_error(path, None)
+            raise _read_only_error(path, why)
         try:
             db.execute("PRAGMA journal_mode = WAL")
             with write_transaction(db):
@@ -744,7 +769,7 @@ def _ready(path: Path, db: sqlite3.Connection, read_only: bool, create: bool, wr
             f"understands ({SCHEMA_VERSION}); upgrade arborist"
         )
     if write and read_only:
-        raise _read_only_error(path, None)
+        raise _read_only_error(path, why)
     if len(applied) < SCHEMA_VERSION:
         # An older store is migrated on open: migrations only add.
         if read_only:

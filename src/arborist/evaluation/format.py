@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from arborist.errors import InputError
+from arborist.errors import InputError, nested_too_deeply
 
 FORMAT = "arborist-evaluation/1"
 
@@ -69,6 +69,8 @@ def load_evaluation(path: Path) -> Evaluation:
         raise InputError(
             f"evaluation file '{path}' is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise nested_too_deeply(f"evaluation file '{path}'") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
         raise InputError(f"'{path}' is not an {FORMAT} file (format: {found!r})")

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from arborist.lab.stats import Interval
 
 
@@ -17,6 +14,9 @@ def plot_metric(
     counts: Mapping[str, Sequence[int]], subtitle: str = "", share: bool = False,
 ) -> None:
     """A line per arm: the metric at each value (gaps where not measured), 95% intervals as error bars, n beside each point."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # here: matplotlib costs ~0.3 s to import
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(6.4, 4.0), dpi=110)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -57,6 +57,9 @@ def plot_boundaries(
     counts: Mapping[str, Sequence[Mapping[str, int] | None]],
 ) -> None:
     """One stacked bar per cell (and arm, side by side): the share of diagnosed rows at each boundary, n on top."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(7.2, 4.2), dpi=110)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()

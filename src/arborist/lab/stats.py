@@ -22,7 +22,6 @@ from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
-from scipy import stats as sps
 
 Verdict = Literal["signal", "noise"]
 DEFAULT_RESAMPLES = 10_000
@@ -58,6 +57,8 @@ def bootstrap_mean(
         return Interval(low=float(data[0]), high=float(data[0]), confidence=confidence)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=RuntimeWarning)
+        from scipy import stats as sps  # here, not at import: scipy costs every CLI command ~0.5 s
+
         result = sps.bootstrap((data,), np.mean, n_resamples=resamples, confidence_level=confidence,
                                method="percentile", vectorized=True, rng=np.random.default_rng(seed))
     ci = result.confidence_interval
@@ -76,6 +77,8 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     n = only_a + only_b
     if n == 0:
         return 1.0
+    from scipy import stats as sps
+
     return float(sps.binomtest(min(only_a, only_b), n, 0.5, alternative="two-sided").pvalue)
 
 

@@ -1,10 +1,17 @@
 """Any OpenAI-compatible `/chat/completions` server (llama.cpp server, vLLM, Ollama, hosted).
 
-Uses the standard library (urllib) so the HTTP provider adds no dependency.
+Uses the standard library (http.client) so the HTTP provider adds no dependency.
 Transient failures (429, 5xx, refused/dropped connections, timeouts) are
 retried a bounded number of times with exponential backoff; anything else, and
 the last transient failure, comes back as a Completion with `error` set, so a
 flaky server shows up in the answer record instead of crashing a batch.
+
+`timeout` is a deadline for the whole request (connect, headers, body), not
+the socket's per-read timeout: a server that drips one byte every half second
+never lets a per-read timeout fire. A watchdog shuts the socket down when the
+deadline passes, which ends any blocked read, whatever the server's pace.
+A user name and password in the base URL are sent as HTTP Basic credentials
+and never shown (errors, model ids and records name the URL without them).
 
 Whatever a server sends is treated as untrusted: only http(s) base URLs are
 accepted, redirects are not followed, at most `MAX_RESPONSE_BYTES` are read
@@ -15,14 +22,16 @@ the chat-completion shape names them is a recorded failure, never a crash.
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import http.client
 import json
 import math
 import os
+import socket
+import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,16 +53,6 @@ MAX_RESPONSE_BYTES = 4 * 1024 * 1024  # max_tokens <= 32,768 fits many times ove
 MAX_ERROR_BYTES = 4096
 MAX_RESPONSE_DEPTH = 64
 _READ_PIECE = 64 * 1024
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A chat endpoint never redirects legitimately; following one could leave http(s)."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 @dataclass(frozen=True)
@@ -81,20 +80,38 @@ def _retry_after(value: str | None) -> float | None:
 
 
 def check_base_url(base_url: str) -> str:
-    """Only http(s) URLs with a host: `file:`, `ftp:` and friends are refused before any call."""
+    """Only http(s) URLs with a host: `file:`, `ftp:` and friends are refused before any call.
+
+    The messages show the URL with any password masked: a refused URL is still a secret's carrier.
+    """
     parts = urllib.parse.urlsplit(base_url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ArboristError(
-            f"--base-url '{base_url}' is not an http(s) URL of a server; "
+            f"--base-url '{redact_url(base_url)}' is not an http(s) URL of a server; "
             "give one like http://127.0.0.1:8000/v1"
         )
     try:
         parts.port  # noqa: B018 -- urllib checks the port only when it is read
     except ValueError:
         raise ArboristError(
-            f"--base-url '{base_url}' has no valid port (0 to 65535); give one like http://127.0.0.1:8000/v1"
+            f"--base-url '{redact_url(base_url)}' has no valid port (0 to 65535); "
+            "give one like http://127.0.0.1:8000/v1"
         ) from None
     return base_url.strip()
+
+
+def redact_url(url: str) -> str:
+    """`url` with the password of any `user:password@` replaced by `***` (the user name stays: it helps
+    tell servers apart and is no secret); a URL without credentials comes back unchanged."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+    except ValueError:
+        return "<unparseable URL>"
+    if "@" not in parts.netloc:
+        return url
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{hostport}" if user else hostport))
 
 
 def server_label(base_url: str) -> str:
@@ -108,13 +125,36 @@ def server_label(base_url: str) -> str:
     return f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
 
 
-def _read_capped(resp: Any, limit: int, deadline: float) -> tuple[bytes, bool]:
-    """At most `limit` bytes of the body (and whether there was more); a slow drip times out."""
+class _Watchdog:
+    """Shuts a connection's socket down when the deadline passes: a blocked read then returns,
+    however slowly the server sends. `fired` says whether it did."""
+
+    def __init__(self, conn: http.client.HTTPConnection, seconds: float) -> None:
+        self._conn = conn
+        self.fired = threading.Event()
+        self._timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self.fired.set()
+        sock = self._conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
+def _read_capped(resp: http.client.HTTPResponse, limit: int) -> tuple[bytes, bool]:
+    """At most `limit` bytes of the body (and whether there was more)."""
     pieces: list[bytes] = []
     size = 0
     while size <= limit:
-        if time.monotonic() > deadline:
-            raise TimeoutError
         piece = resp.read(min(_READ_PIECE, limit + 1 - size))
         if not piece:
             return b"".join(pieces), False
@@ -161,7 +201,17 @@ class OpenAIProvider:
         # Its identity names the server too: the answer cache, completion replay and policy hash key on it, so two
         # servers that serve different weights under one name never share an answer.
         self.model_id = f"{model}@{server_label(base_url)}"
-        self.url = check_base_url(base_url).rstrip("/") + "/chat/completions"
+        parts = urllib.parse.urlsplit(check_base_url(base_url))
+        # What errors show: the URL without credentials (they go in a header) or a query (it may hold a key).
+        self.url = server_label(base_url) + "/chat/completions"
+        self._target = urllib.parse.urlunsplit(("", "", parts.path.rstrip("/") + "/chat/completions",
+                                                parts.query, ""))
+        self._https = parts.scheme.lower() == "https"
+        self._host, self._port = parts.hostname or "", parts.port
+        self._basic_auth: str | None = None
+        if parts.username is not None or parts.password is not None:
+            pair = f"{urllib.parse.unquote(parts.username or '')}:{urllib.parse.unquote(parts.password or '')}"
+            self._basic_auth = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
@@ -182,29 +232,48 @@ class OpenAIProvider:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
-        deadline = time.monotonic() + self.timeout
+        elif self._basic_auth:
+            headers["Authorization"] = self._basic_auth
+        conn_type = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+        conn = conn_type(self._host, self._port, timeout=self.timeout)
+        timed_out = _Failure(f"timed out after {self.timeout:g} s", True)
+        watchdog = _Watchdog(conn, self.timeout)
+        payload, cut, detail, after = b"", False, "", None
         try:
-            with _OPENER.open(request, timeout=self.timeout) as resp:
-                payload, cut = _read_capped(resp, MAX_RESPONSE_BYTES, deadline)
-        except urllib.error.HTTPError as exc:
-            detail = _one_line(exc.read(MAX_ERROR_BYTES).decode("utf-8", "replace")) if exc.fp else ""
-            status = exc.code
-            if 300 <= status < 400:
-                return None, _Failure(f"HTTP {status} redirect (not followed: a chat endpoint does not move)", False)
-            retryable = status == 429 or status >= 500
-            after = _retry_after(exc.headers.get("Retry-After")) if exc.headers else None
-            return None, _Failure(f"HTTP {status}" + (f" ({detail})" if detail else ""), retryable, after)
+            with watchdog:
+                try:
+                    conn.connect()
+                except OSError as exc:  # refused, unreachable, no such host: nothing was sent
+                    if isinstance(exc, TimeoutError) or watchdog.fired.is_set():
+                        return None, timed_out
+                    return None, _Failure(f"connection failed ({_one_line(str(exc))})", True)
+                conn.request("POST", self._target, body=data, headers=headers)
+                resp = conn.getresponse()
+                status = resp.status
+                if status >= 300:
+                    detail = _one_line(resp.read(MAX_ERROR_BYTES).decode("utf-8", "replace"))
+                    after = _retry_after(resp.getheader("Retry-After"))
+                else:
+                    payload, cut = _read_capped(resp, MAX_RESPONSE_BYTES)
+            if watchdog.fired.is_set():
+                return None, timed_out  # what was read may be cut short by the shutdown
         except TimeoutError:  # socket.timeout is an alias
-            return None, _Failure(f"timed out after {self.timeout:g} s", True)
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                return None, _Failure(f"timed out after {self.timeout:g} s", True)
-            return None, _Failure(f"connection failed ({_one_line(str(exc.reason))})", True)
+            return None, timed_out
         except (http.client.HTTPException, ConnectionError) as exc:
+            if watchdog.fired.is_set():
+                return None, timed_out
             return None, _Failure(f"connection dropped ({type(exc).__name__})", True)
         except OSError as exc:
+            if watchdog.fired.is_set():
+                return None, timed_out
             return None, _Failure(f"connection failed ({_one_line(str(exc))})", True)
+        finally:
+            conn.close()
+        if 300 <= status < 400:
+            return None, _Failure(f"HTTP {status} redirect (not followed: a chat endpoint does not move)", False)
+        if status >= 400:
+            retryable = status == 429 or status >= 500
+            return None, _Failure(f"HTTP {status}" + (f" ({detail})" if detail else ""), retryable, after)
         if cut:
             return None, _Failure(
                 f"response body larger than {MAX_RESPONSE_BYTES:,} bytes: cut there and not kept "

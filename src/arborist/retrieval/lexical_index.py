@@ -8,9 +8,12 @@ arrays (chunk positions, precomputed BM25 weights), the layout bm25s keeps in
 a scipy sparse matrix; a question is scored with one concatenation and one
 `bincount` over the postings of its few terms. It is built from the store
 (the store stays the source of truth) and saved in it (`derived_indexes`),
-tagged with the store generation, so re-opening a store loads it (0.4 s at
-61k chunks) instead of re-tokenising every chunk (40 s), and an ingest that
-changes chunks makes it stale. FTS5 stays the store's full-text index: it
+tagged with the store generation, so re-opening a store loads it instead of
+re-tokenising every chunk (40 s at 61k chunks), and an ingest that changes
+chunks makes it stale. Loading does no per-term or per-chunk work: the saved
+blob is a header and raw arrays, each read as a numpy view of the blob
+(terms sorted, found by binary search; chunk ids decoded only for the hits),
+so a process opens a 1M-chunk index in the time it takes to read the blob. FTS5 stays the store's full-text index: it
 answers stopword-only questions and the `keyword` route; the `phrase` route
 takes its candidates from here and asks FTS5's phrase MATCH only for windows
 whose content words are common (see `retrieval.routes.phrase_ngrams`).
@@ -24,7 +27,6 @@ question side uses, so stopwords never enter the postings.
 
 from __future__ import annotations
 
-import io
 import weakref
 from dataclasses import dataclass
 
@@ -33,8 +35,9 @@ import numpy as np
 from arborist.corpus.fts_query import words
 from arborist.corpus.store import CorpusStore
 from arborist.retrieval.analysis import index_terms
+from arborist.retrieval.packed import Strings, pack, unpack
 
-INDEX_NAME = "bm25/1"
+INDEX_NAME = "bm25/2"  # /1 was an .npz whose strings were split into lists on every load
 # Robertson/Lucene BM25 constants, the usual defaults (FTS5 and bm25s use them too).
 K1 = 1.2
 B = 0.75
@@ -76,36 +79,35 @@ def _postings(term_ids: np.ndarray, positions: np.ndarray, n_terms: int, n_rows:
     return Postings(indptr, pos.astype(np.int32), weights.astype(np.float32))
 
 
-def _text_array(items: list[str]) -> np.ndarray:
-    """Newline-free strings as one uint8 array (no pickles in a saved index)."""
-    return np.frombuffer("\n".join(items).encode("utf-8"), dtype=np.uint8)
-
-
-def _text_list(array: np.ndarray) -> list[str]:
-    raw = array.tobytes().decode("utf-8")
-    return raw.split("\n") if raw else []
-
-
 class LexicalIndex:
     """BM25 over chunk bodies (one row per chunk) and titles (one row per document)."""
 
     def __init__(
         self,
-        vocab: list[str],
+        vocab: Strings,
         rowids: np.ndarray,
-        chunk_ids: list[str],
+        chunk_ids: Strings,
         chunk_doc: np.ndarray,
         body: Postings,
         title: Postings,
     ) -> None:
-        self.vocab = vocab
-        self.term_id = {t: i for i, t in enumerate(vocab)}
+        self.terms = vocab  # sorted: term id = position
         self.rowids = rowids  # int64, sorted: position -> chunk rowid
         self.chunk_ids = chunk_ids  # position -> chunk id (rankings name chunks without a store read)
         self.chunk_doc = chunk_doc  # int32: chunk position -> document position
         self.body = body
         self.title = title
         self.n_docs = int(chunk_doc.max()) + 1 if len(chunk_doc) else 0
+        self._term_id: dict[str, int | None] = {}
+
+    @property
+    def vocab(self) -> list[str]:
+        return self.terms.tolist()
+
+    def term_id(self, term: str) -> int | None:
+        if term not in self._term_id:
+            self._term_id[term] = self.terms.find(term)
+        return self._term_id[term]
 
     # -- building and saving --------------------------------------------
 
@@ -145,35 +147,36 @@ class LexicalIndex:
                 title_pos.extend([d] * len(tt))
             chunk_doc.append(d)
         n_terms = len(vocab)
+        # Term ids become positions in the sorted vocabulary, so a loaded index finds a term by binary search.
+        ordered = sorted(vocab)
+        rank = np.empty(n_terms, np.int64)
+        rank[[vocab[t] for t in ordered]] = np.arange(n_terms)
         return cls(
-            vocab=list(vocab),
+            vocab=Strings.of(ordered),
             rowids=np.array(rowids, dtype=np.int64),
-            chunk_ids=chunk_ids,
+            chunk_ids=Strings.of(chunk_ids),
             chunk_doc=np.array(chunk_doc, dtype=np.int32),
-            body=_postings(np.array(body_terms, np.int64), np.array(body_pos, np.int64), n_terms, len(rowids)),
-            title=_postings(np.array(title_terms, np.int64), np.array(title_pos, np.int64), n_terms, len(doc_pos)),
+            body=_postings(rank[np.array(body_terms, np.int64)], np.array(body_pos, np.int64), n_terms, len(rowids)),
+            title=_postings(rank[np.array(title_terms, np.int64)], np.array(title_pos, np.int64), n_terms,
+                            len(doc_pos)),
         )
 
     def to_bytes(self) -> bytes:
-        buf = io.BytesIO()
-        np.savez(
-            buf,
-            vocab=_text_array(self.vocab),
-            chunk_ids=_text_array(self.chunk_ids),
-            rowids=self.rowids,
-            chunk_doc=self.chunk_doc,
+        return pack("arborist-bm25/2", {
+            "vocab_data": self.terms.data, "vocab_offsets": self.terms.offsets,
+            "chunk_ids_data": self.chunk_ids.data, "chunk_ids_offsets": self.chunk_ids.offsets,
+            "rowids": self.rowids, "chunk_doc": self.chunk_doc,
             **{f"{name}_{part}": getattr(p, part) for name, p in (("body", self.body), ("title", self.title))
                for part in ("indptr", "positions", "weights")},
-        )
-        return buf.getvalue()
+        })
 
     @classmethod
     def from_bytes(cls, data: bytes) -> LexicalIndex:
-        z = np.load(io.BytesIO(data), allow_pickle=False)
+        z = unpack("arborist-bm25/2", data)
         return cls(
-            vocab=_text_list(z["vocab"]),
+            vocab=Strings(z["vocab_data"], z["vocab_offsets"]),
             rowids=z["rowids"],
-            chunk_ids=_text_list(z["chunk_ids"]),
+            chunk_ids=Strings(z["chunk_ids_data"], z["chunk_ids_offsets"]),
             chunk_doc=z["chunk_doc"],
             body=Postings(z["body_indptr"], z["body_positions"], z["body_weights"]),
             title=Postings(z["title_indptr"], z["title_positions"], z["title_weights"]),
@@ -182,7 +185,7 @@ class LexicalIndex:
     # -- scoring ---------------------------------------------------------
 
     def _ids(self, stems: frozenset[str]) -> list[int]:
-        return sorted(self.term_id[s] for s in stems if s in self.term_id)
+        return sorted(i for i in map(self.term_id, stems) if i is not None)
 
     def body_scores(self, stems: frozenset[str]) -> np.ndarray:
         """BM25 of every chunk body for these query stems (zeros where none occurs)."""
@@ -209,8 +212,9 @@ class LexicalIndex:
         empty = np.zeros(0, np.int64)
         out = []
         for stems in stem_sets:
-            ids = [self.term_id.get(t, -1) for t in stems]
-            if not ids or -1 in ids:
+            found = [self.term_id(t) for t in stems]
+            ids = [i for i in found if i is not None]
+            if not ids or len(ids) < len(found):
                 out.append(empty)
                 continue
             spans = sorted((self.body.indptr[i], self.body.indptr[i + 1]) for i in ids)

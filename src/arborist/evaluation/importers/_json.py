@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from arborist.errors import InputError
+from arborist.errors import InputError, nested_too_deeply
 
 
 class _DuplicateKeyError(ValueError):
@@ -42,6 +42,8 @@ def read_json(path: Path, role: str) -> Any:
         raise InputError(
             f"'{path}' is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise nested_too_deeply(f"{role} file '{path}'") from None
     except _DuplicateKeyError as exc:
         raise InputError(f"'{path}': key {exc.key!r} appears twice in one JSON object") from None
 

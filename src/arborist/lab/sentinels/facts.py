@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from arborist.errors import InputError
+from arborist.errors import InputError, nested_too_deeply
 from arborist.policy.canonical import tagged_digest
 
 Kind = Literal["zero_prior", "competing"]
@@ -87,6 +87,8 @@ def load_facts(path: Path) -> Facts:
         raise InputError(f"cannot read facts file '{path}': {exc}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"facts file '{path}' is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise nested_too_deeply(f"facts file '{path}'") from None
     try:
         return Facts.model_validate(data)
     except ValidationError as exc:
