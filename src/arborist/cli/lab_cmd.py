@@ -35,7 +35,7 @@ from arborist.cli.options import json_option, print_json
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir
-from arborist.lab.checks import list_runs, validate_run
+from arborist.lab.checks import list_runs, run_state, validate_run
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import JudgeSpec, ModelSpec
@@ -264,8 +264,11 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     first boundary where support for the gold answer disappeared. summary.md
     leads with the count per boundary.
 
-    Exit status: 0 complete; 5 stopped at --generation-budget; 130
-    interrupted (continue either with --continue-from); 1 failed.
+    Exit status: 0 complete; 6 complete, but some rows have no answer (the
+    provider call failed) or the judge failed on some rows (a warning says
+    which; counts in status.json and summary.md); 5 stopped at
+    --generation-budget; 130 interrupted (continue either with
+    --continue-from); 1 failed (every row failed, among other causes).
     """
     model: ModelSpec | None = None
     if continue_from is not None:
@@ -296,6 +299,8 @@ def _finish(what: str, state: str, message: str, exit_code: int | None) -> None:
     """The last line of a run or sweep on stderr when it did not complete, and its exit status."""
     if state == "failed":
         click.echo(f"Error: the {what} failed: {message}", err=True)
+    elif state == "complete" and exit_code:
+        click.echo(f"Warning: the {what} is complete, but {message}", err=True)
     elif state != "complete":
         click.echo(f"Stopped: {message}", err=True)
     if exit_code:
@@ -422,6 +427,28 @@ def validate(run_dir: Path, as_json: bool) -> None:
         sys.exit(1)
 
 
+@experiments.command("status")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@json_option
+def status_command(run_dir: Path, as_json: bool) -> None:
+    """One run's state and counts; a run whose process is gone reads `dead`, with the command that continues it."""
+    st = run_state(run_dir)
+    if as_json:
+        print_json(st.model_dump())
+        return
+    click.echo(f"run: {st.run_dir}")
+    recorded = f" (status.json says {st.recorded_state}; its process, pid {st.pid}, is gone)" \
+        if st.state != st.recorded_state else ""
+    click.echo(f"state: {st.state}{recorded}" + (f" · exit code {st.exit_code}" if st.exit_code is not None else ""))
+    click.echo(f"rows {st.rows_done}/{st.rows_total} · reused {st.rows_reused} · failed {st.rows_failed} · "
+               f"provider calls {st.provider_calls} · cache hits {st.cache_hits} · judge failed {st.judge_failed}")
+    click.echo(f"started {st.started_at}" + (f" · ended {st.ended_at}" if st.ended_at else ""))
+    if st.message:
+        click.echo(f"message: {st.message}")
+    if st.continue_command:
+        click.echo(f"continue: {st.continue_command}")
+
+
 @experiments.command("list")
 @click.option("--run-root", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="The folder holding run directories.")
@@ -444,3 +471,5 @@ def list_command(run_root: Path, as_json: bool) -> None:
         click.echo(f"{r.run_dir}  {r.state:<16} {r.output_digest[7:19]}  rows {r.rows_done}/{r.rows_total}  "
                    f"valid {pct(r.valid_rate)}  gold {pct(r.gold_rate)}  recall@10 "
                    f"{'—' if r.recall_at_10 is None else f'{r.recall_at_10:.3f}'}  [{diag}]")
+        if r.continue_command:
+            click.echo(f"    continue: {r.continue_command}")

@@ -59,6 +59,10 @@ from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 5, "interrupted": 130, "running": 1}
+# A complete run in which some rows have no answer (the provider call failed) or the judge failed on some rows:
+# every row is there, but not every figure covers every row.
+COMPLETE_WITH_FAILURES = 6
+PROVIDER_ERROR = "PROVIDER_ERROR"
 STATUS_EVERY_S = 1.0
 
 
@@ -228,7 +232,7 @@ def _reusable(old_dir: Path, config: RunConfig, keys: set[tuple[str, str, int]])
             row = Row.model_validate(raw)
         except ValueError:
             continue
-        if row.key in keys and row.key not in out and row.contract.reason != "PROVIDER_ERROR":
+        if row.key in keys and row.key not in out and row.contract.reason != PROVIDER_ERROR:
             out[row.key] = row.model_copy(update={
                 "source": "reused", "reused_from": old_dir.name, "run_id": config.run_id,
             })
@@ -376,6 +380,8 @@ class _Counters:
         self.done = 0
         self.calls = 0
         self.hits = 0
+        self.failed = 0
+        self.reused = 0
 
 
 @contextmanager
@@ -447,6 +453,9 @@ def _execute(
         if final or now - last_status[0] >= STATUS_EVERY_S:
             last_status[0] = now
             status.rows_done, status.provider_calls, status.cache_hits = counters.done, counters.calls, counters.hits
+            status.rows_reused = counters.reused
+            if not final:  # the final count is read from the rows on disk
+                status.rows_failed = counters.failed
             write_json(run_dir / rundir.STATUS, status.model_dump())
 
     def emit(row: Row) -> None:
@@ -457,13 +466,15 @@ def _execute(
             counters.done += 1
             counters.calls += row.source == "provider"
             counters.hits += row.from_cache
+            counters.failed += row.contract.reason == PROVIDER_ERROR
+            counters.reused += row.source == "reused"
             flush_status()
         if progress is not None:
             progress.advance(row)
 
     for row in plan.reused:
         emit(row)
-    status.rows_reused = len(plan.reused)
+    flush_status(final=True)  # status.json counts the reused rows before the first provider call
     if progress is not None:
         progress.start(cfg.rows_total, counters.done)
 
@@ -535,17 +546,48 @@ def _execute(
             finished.set()
         writer.close()
         # Count what is on disk: an interrupt may land between a row's write and its count.
-        counters.done = len(load_rows(run_dir)[0])
+        on_disk = load_rows(run_dir)[0]
+        counters.done = len(on_disk)
+        failed_rows = [r for r in on_disk if r.contract.reason == PROVIDER_ERROR]
+        status.rows_failed = len(failed_rows)
         if state == "complete" and counters.done != cfg.rows_total:
             state, message = "failed", f"{counters.done} rows written, {cfg.rows_total} expected"
+        elif state == "complete" and failed_rows and len(failed_rows) == counters.done:
+            state, message = "failed", (f"every row failed: the provider call failed ({failed_rows[0].contract.detail}); "
+                                        f"once the model answers, --continue-from {run_dir} asks again")
+        elif state == "complete" and failed_rows:
+            message = (f"{len(failed_rows)} of {counters.done} rows failed: the provider call failed "
+                       f"({failed_rows[0].contract.detail}); --continue-from {run_dir} asks them again")
         write_summaries(run_dir, cfg)
-        status.state, status.message = state, message
-        status.ended_at, status.exit_code = utc_now(), EXIT_CODES[state]
-        flush_status(final=True)
+        if state != "complete" or judge is None:
+            _settle(status, state, message)
+            flush_status(final=True)
     if judge is not None and state == "complete":
-        run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id)
+        status.message = "judging"
+        flush_status(final=True)
+        try:
+            judged = run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id)
+        except KeyboardInterrupt:
+            _settle(status, "interrupted", f"interrupted while judging; every row is answered: continue with "
+                                           f"--continue-from {run_dir} to judge them")
+            flush_status(final=True)
+            raise
+        status.judge_failed = judged.status.get("judge_failed", 0)
+        if status.judge_failed:
+            note = f"the judge failed on {status.judge_failed} of {judged.rows} rows (results/judge-per-query.jsonl)"
+            message = f"{message}; {note}" if message else note
         write_summaries(run_dir, cfg)
+        _settle(status, state, message)
+        flush_status(final=True)
     return Outcome(run_dir=run_dir, status=status)
+
+
+def _settle(status: Status, state: State, message: str) -> None:
+    """The run's final state, message and exit status: a complete run with failed rows or judge calls exits
+    COMPLETE_WITH_FAILURES, so a script sees what a person reads in the warning."""
+    status.state, status.message, status.ended_at = state, message, utc_now()
+    partial = state == "complete" and (status.rows_failed or status.judge_failed)
+    status.exit_code = COMPLETE_WITH_FAILURES if partial else EXIT_CODES[state]
 
 
 def _run_items(

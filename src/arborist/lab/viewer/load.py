@@ -125,6 +125,9 @@ def load_run(run_dir: Path) -> Json:
         raise ViewerError(f"run directory '{run_dir}' does not exist")
     config = _read_json(run_dir / CONFIG, "run directory")
     status = _read_json(run_dir / STATUS, "run directory") if (run_dir / STATUS).exists() else None
+    if isinstance(status, dict) and runfiles.live_state(status) == runfiles.DEAD:
+        status = {**status, "state": runfiles.DEAD, "message": "status.json says running, but its process "
+                  f"(pid {status.get('pid')}) is gone; continue with `{runfiles.continue_command(run_dir)}`"}
     rows, bad, foreign = read_rows(run_dir / ROWS)
     summary = (run_dir / SUMMARY_MD).read_text(encoding="utf-8") if (run_dir / SUMMARY_MD).exists() else None
     tables = markdown_tables(summary) if summary else []
@@ -183,7 +186,7 @@ def list_root(root: Path) -> Json:
             st = _read_json(p / STATUS, "run directory") if (p / STATUS).exists() else {}
             rows, _, _ = read_rows(p / ROWS)
             counts = diagnosis_counts(rows)
-            runs.append({"name": p.name, "state": st.get("state"), "rows_done": len(rows),
+            runs.append({"name": p.name, "state": runfiles.live_state(st) if st else None, "rows_done": len(rows),
                          "rows_total": st.get("rows_total"), "diagnosis": counts})
         elif is_sweep_dir(p):
             rec = _read_json(p / SWEEP, "sweep directory")
