@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from fault_server import FaultServer
-from test_lab import GOOD, claim, do_run, inputs, request  # noqa: F401  (inputs is a fixture)
 
 from arborist.lab import rundir
 from arborist.lab.checks import list_runs, run_state, validate_run
@@ -28,6 +26,8 @@ from arborist.lab.runner import execute, plan_run
 from arborist.lab.viewer.load import list_root, load_run
 from arborist.models.base import Completion, GenerationSettings, Message
 from arborist.models.scripted import ScriptedProvider
+from fault_server import FaultServer
+from test_lab import GOOD, claim, do_run, inputs, request  # noqa: F401  (inputs is a fixture)
 
 Run = Callable[..., Result]
 SRC = Path(__file__).resolve().parents[1] / "src"

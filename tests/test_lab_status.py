@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from fault_server import FaultServer
-from test_lab import claim, inputs  # noqa: F401  (inputs is a fixture)
 
 from arborist.lab.runner import COMPLETE_WITH_FAILURES
+from fault_server import FaultServer
+from test_lab import claim, inputs  # noqa: F401  (inputs is a fixture)
 
 Run = Callable[..., Result]
 
@@ -37,7 +37,7 @@ def closed_port() -> int:
     return port
 
 
-def http_run(run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], base_url: str, *extra: str) -> Result:
+def http_run(run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], base_url: str, *extra: str) -> Result:  # noqa: F811
     return run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
                    "--run-root", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--routes", "bm25",
                    "--model", "served-model", "--base-url", base_url, "--retries", "0", "--timeout", "5", *extra)
@@ -49,7 +49,7 @@ def only_run(tmp_path: Path) -> Path:
 
 
 def test_a_run_whose_every_row_failed_is_failed_with_one_line_and_exit_1(
-    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path],
+    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path],  # noqa: F811
 ) -> None:
     result = http_run(run_cli, tmp_path, inputs, f"http://127.0.0.1:{closed_port()}/v1")
     assert result.exit_code == 1
@@ -62,7 +62,7 @@ def test_a_run_whose_every_row_failed_is_failed_with_one_line_and_exit_1(
 
 
 def test_a_run_with_some_failed_rows_is_complete_with_a_warning_and_exit_6(
-    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], server: FaultServer,
+    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], server: FaultServer,  # noqa: F811
 ) -> None:
     server.queue("ok", "500", "ok", "ok")
     result = http_run(run_cli, tmp_path, inputs, server.base_url, "--json")
@@ -75,7 +75,7 @@ def test_a_run_with_some_failed_rows_is_complete_with_a_warning_and_exit_6(
 
 
 def test_a_judge_that_fails_makes_the_run_exit_6_with_its_count(
-    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], server: FaultServer,
+    run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], server: FaultServer,  # noqa: F811
 ) -> None:
     server.queue("ok", "500", "500")  # the answer, then both judge calls of it
     result = http_run(run_cli, tmp_path, inputs, server.base_url, "--limit", "1", "--judge")

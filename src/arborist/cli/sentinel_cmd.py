@@ -70,9 +70,13 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
 
     \b
     Counts, per rung over --runs answers: used_sentinel (the rung's value),
-    used_memory (the true value, not the rung's), objected, void (the value
-    was not in the prompt). Zero-prior facts run first; competing facts are
-    uninterpretable unless every zero-prior control passed. Exit status 0;
+    used_memory (the true value, not the rung's), neither (a usable answer
+    stating neither), objected, void (the value was not in the prompt).
+    Values are read as numbers with their scale and unit: "8 file uploads
+    per minute" states "8 uploads per minute". A fact most of whose usable
+    answers state neither value is uninterpretable, with a warning.
+    Zero-prior facts run first; competing facts are uninterpretable unless
+    every zero-prior control passed. Exit status 0;
     130 interrupted (run again: finished answers come from the cache).
     """
     opts = pop_answer_options(kwargs)
@@ -87,6 +91,8 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
                                      progress=None if as_json else lambda m: click.echo(m, err=True))
     config = LadderConfig.model_validate_json((run_dir / "config.json").read_text(encoding="utf-8"))
     history.append(history_path or history.default_history(), run_dir, config, ladder)
+    for warning in ladder.warnings:
+        click.echo(f"Warning: {warning}", err=True)
     if as_json:
         print_json(ladder.model_dump(mode="json"))
         click.echo(f"run: {run_dir}", err=True)
@@ -105,10 +111,12 @@ def history_cmd(fact: str | None, history_path: Path | None, as_json: bool) -> N
     if as_json:
         print_json(rows)
         return
-    click.echo("created_at | model | fact | rung | runs | used_sentinel | used_memory | objected | void | status")
+    click.echo("created_at | model | fact | rung | runs | used_sentinel | used_memory | neither | objected | void | "
+               "status")
     for r in rows:
         click.echo(f"{r['created_at']} | {r['model_id']} | {r['fact']} | {r['rung']} | {r['runs']} | "
-                   f"{r['used_sentinel']} | {r['used_memory']} | {r['objected']} | {'void' if r['void'] else ''} | "
+                   f"{r['used_sentinel']} | {r['used_memory']} | {r['neither']} | {r['objected']} | "
+                   f"{'void' if r['void'] else ''} | "
                    f"{r['control'] or r['status']}")
 
 
