@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 import click
 from click.core import ParameterSource
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
 
 from arborist.answer.modes import prompt_names
 from arborist.cli.answer_options import (
@@ -41,7 +31,6 @@ from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import JudgeSpec, ModelSpec
 from arborist.lab.judge import Judge
 from arborist.lab.metrics.headline import COMPARABLE
-from arborist.lab.rows import Row
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from arborist.lab.sweep import (
@@ -57,6 +46,7 @@ from arborist.lab.sweep import (
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 from arborist.models.registry import make_provider
+from arborist.progress import Reporter
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,50 +64,6 @@ def experiments() -> None:
 @experiments.group("answer-quality")
 def answer_quality() -> None:
     """Answer an evaluation's questions and locate where each answer lost its evidence."""
-
-
-class _Bar:
-    """A rich progress bar on a terminal; a line every 10 rows otherwise (logs)."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.console = Console(stderr=True)
-        self.live = self.console.is_terminal and not quiet
-        self.quiet = quiet
-        self.progress = Progress(
-            TextColumn("answering"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("cache hits {task.fields[hits]} · calls {task.fields[calls]}"), TimeRemainingColumn(),
-            console=self.console, disable=not self.live, transient=True,
-        )
-        self.task: TaskID | None = None
-        self.done = self.hits = self.calls = self.total = 0
-        self.t0 = time.monotonic()
-
-    def __enter__(self) -> Self:
-        self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(None, None, None)
-
-    def start(self, total: int, done: int) -> None:
-        self.total, self.done = total, done
-        self.hits = self.calls = 0  # per run (a sweep starts one per cell)
-        self.task = self.progress.add_task("run", total=total, completed=done, hits=0, calls=0)
-        self.t0 = time.monotonic()
-        self.start_done = done
-
-    def advance(self, row: Row) -> None:
-        self.done += 1
-        self.hits += row.from_cache
-        self.calls += row.source == "provider"
-        if self.task is not None:
-            self.progress.update(self.task, advance=1, hits=self.hits, calls=self.calls)
-        if not self.live and not self.quiet and self.task is not None and (self.done % 10 == 0 or self.done == self.total):
-            elapsed = time.monotonic() - self.t0
-            rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
-            eta = f"{(self.total - self.done) / rate:.0f} s" if rate > 0 else "?"
-            click.echo(f"rows {self.done}/{self.total} · cache hits {self.hits} · calls {self.calls} · "
-                       f"{elapsed:.0f} s elapsed · ETA {eta}", err=True)
 
 
 def _sigterm(_signum: int, _frame: FrameType | None) -> None:
@@ -281,8 +227,8 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
     judge = _judge(kwargs, provider, plan.config.cache_directory)
-    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute(plan, provider, bar, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress:
+        outcome = execute(plan, provider, progress, judge=judge)
     status = outcome.status
     if as_json:
         print_json({"run_dir": str(outcome.run_dir), "status": status.model_dump()})
@@ -349,13 +295,12 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
     cells = len(plan.record.cells)
 
     def announce(i: int, cell: Cell) -> None:
-        if not as_json:
-            click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
+        click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
 
     caches = [p.config.cache_directory for p in plan.plans if p is not None]
     judge = _judge(kwargs, provider, caches[0]) if caches else None
-    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute_sweep(plan, provider, bar, announce, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress:
+        outcome = execute_sweep(plan, provider, progress, announce, judge=judge)
     record = outcome.record
     if as_json:
         print_json({"sweep_dir": str(outcome.sweep_dir), "sweep": record.model_dump(mode="json")})

@@ -15,6 +15,7 @@ from arborist.lab.sentinels import history
 from arborist.lab.sentinels.facts import demo_facts_path, load_facts
 from arborist.lab.sentinels.ladder import LadderConfig, run_ladder
 from arborist.lab.sentinels.store import build_sentinel_store
+from arborist.progress import Reporter
 
 _FACTS = click.option("--facts", "facts_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
                       help="The facts file (see `arborist sentinel facts --demo`).")
@@ -87,8 +88,9 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
         provider, policy = provider_and_policy(opts, store.chunking())
         if runs > 1 and policy.generation.temperature == 0:
             raise InputError(f"--runs {runs} needs --temperature above 0: at temperature 0 every run is the same")
-        run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
-                                     progress=None if as_json else lambda m: click.echo(m, err=True))
+        with Reporter() as progress:
+            run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
+                                         progress=progress)
     config = LadderConfig.model_validate_json((run_dir / "config.json").read_text(encoding="utf-8"))
     history.append(history_path or history.default_history(), run_dir, config, ladder)
     for warning in ladder.warnings:

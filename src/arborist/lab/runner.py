@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from uuid import uuid4
 
 from arborist import embedding, engine
@@ -55,6 +55,7 @@ from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
 from arborist.models.profiles import cache_dir
+from arborist.progress import Phase, Reporter
 from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
@@ -92,11 +93,6 @@ class RunRequest:
     continue_from: Path | None = None
     treatments: tuple[str, ...] = ()  # see lab.treatments: each adds a treated twin of every arm
     judge: JudgeSpec | None = None
-
-
-class ProgressSink(Protocol):
-    def start(self, total: int, done: int) -> None: ...
-    def advance(self, row: Row) -> None: ...
 
 
 class BudgetExhausted(ArboristError):
@@ -141,6 +137,8 @@ class Plan:
 class Outcome:
     run_dir: Path
     status: Status
+    preparation_seconds: float = 0.0  # building or topping up the indexes and embeddings
+    answering_seconds: float = 0.0  # the rows (and the judge), without the preparation
 
 
 # -- planning (nothing is written) ------------------------------------------
@@ -324,18 +322,22 @@ def store_path(cache_directory: Path, digest: str, chunking: ChunkingSettings) -
     )
 
 
-def prepare_store(plan: Plan, chunking: ChunkingSettings, dense: bool) -> Path:
+def prepare_store(plan: Plan, chunking: ChunkingSettings, dense: bool, progress: Reporter | None = None) -> Path:
     """The store for this corpus and chunking: built once, reused (and topped up) by every later run.
 
     The answer cache lives in it too, so a repeated run is served from cache.
     """
     path = store_path(Path(plan.config.cache_directory), plan.config.corpus_digest, chunking)
     path.parent.mkdir(parents=True, exist_ok=True)
+    label = f"preparing the index (chunks of {chunking.chunk_runes} runes)"
+    report = progress.callback(label) if progress is not None else None
     with open_store(path, create=True) as store:
         if store.digest() != plan.config.corpus_digest or store.chunking() != chunking:
-            store.ingest(plan.documents, chunking)
+            docs = len(plan.documents)
+            store.ingest(plan.documents, chunking,
+                         progress=(lambda n: report("chunking", n, docs)) if report is not None else None)
         if dense:
-            embed_missing(store)
+            embed_missing(store, report)
     return path
 
 
@@ -408,7 +410,7 @@ def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
 
 
 def execute(
-    plan: Plan, provider: Provider, progress: ProgressSink | None = None,
+    plan: Plan, provider: Provider, progress: Reporter | None = None,
     started: Callable[[Path], None] | None = None, judge: Judge | None = None,
 ) -> Outcome:
     """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise;
@@ -425,13 +427,15 @@ def execute(
 
 
 def _execute(
-    plan: Plan, provider: Provider, replays: CompletionStore, progress: ProgressSink | None,
+    plan: Plan, provider: Provider, replays: CompletionStore, progress: Reporter | None,
     started: Callable[[Path], None] | None, judge: Judge | None,
 ) -> Outcome:
     cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
-    stores = {c: prepare_store(plan, c, dense) for c in chunkings}
+    t0 = time.monotonic()
+    stores = {c: prepare_store(plan, c, dense, progress) for c in chunkings}
+    t1 = time.monotonic()
     run_dir = rundir.create_run_dir(plan.run_root, datetime.fromisoformat(cfg.created_at), cfg.output_digest)
     write_json(run_dir / rundir.CONFIG, cfg.model_dump(mode="json"))
     status = Status(state="running", started_at=utc_now(), rows_total=cfg.rows_total)
@@ -469,14 +473,15 @@ def _execute(
             counters.failed += row.contract.reason == PROVIDER_ERROR
             counters.reused += row.source == "reused"
             flush_status()
-        if progress is not None:
-            progress.advance(row)
+        if rows_phase is not None:
+            rows_phase.advance(note=f"cache hits {counters.hits} · calls {counters.calls} · failed {counters.failed}")
 
+    rows_phase: Phase | None = None
     for row in plan.reused:
         emit(row)
     flush_status(final=True)  # status.json counts the reused rows before the first provider call
     if progress is not None:
-        progress.start(cfg.rows_total, counters.done)
+        rows_phase = progress.phase("answering", cfg.rows_total, counters.done)
 
     done = {r.key for r in plan.reused}
     items = []
@@ -545,6 +550,8 @@ def _execute(
         with counters.lock:
             finished.set()
         writer.close()
+        if rows_phase is not None:
+            rows_phase.close()
         # Count what is on disk: an interrupt may land between a row's write and its count.
         on_disk = load_rows(run_dir)[0]
         counters.done = len(on_disk)
@@ -566,7 +573,7 @@ def _execute(
         status.message = "judging"
         flush_status(final=True)
         try:
-            judged = run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id)
+            judged = run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id, progress)
         except KeyboardInterrupt:
             _settle(status, "interrupted", f"interrupted while judging; every row is answered: continue with "
                                            f"--continue-from {run_dir} to judge them")
@@ -579,7 +586,8 @@ def _execute(
         write_summaries(run_dir, cfg)
         _settle(status, state, message)
         flush_status(final=True)
-    return Outcome(run_dir=run_dir, status=status)
+    return Outcome(run_dir=run_dir, status=status, preparation_seconds=round(t1 - t0, 3),
+                   answering_seconds=round(time.monotonic() - t1, 3))
 
 
 def _settle(status: Status, state: State, message: str) -> None:

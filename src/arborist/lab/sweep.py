@@ -50,7 +50,6 @@ from arborist.lab.runner import (
     COMPLETE_WITH_FAILURES,
     EXIT_CODES,
     Plan,
-    ProgressSink,
     RunRequest,
     default_cache_directory,
     execute,
@@ -58,6 +57,7 @@ from arborist.lab.runner import (
 )
 from arborist.lab.stats import SIGNAL_ALPHA, Interval, bootstrap_mean
 from arborist.models.base import Provider
+from arborist.progress import Reporter
 
 SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
 SWEEP_SUMMARY = "summary.md"
@@ -331,7 +331,7 @@ def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
 
 
 def execute_sweep(
-    plan: SweepPlan, provider: Provider, progress: ProgressSink | None = None,
+    plan: SweepPlan, provider: Provider, progress: Reporter | None = None,
     announce: Callable[[int, Cell], None] | None = None, judge: Judge | None = None,
 ) -> SweepOutcome:
     record = plan.record

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -55,6 +54,7 @@ from arborist.lab.sentinels.store import SentinelMap, load_map
 from arborist.lab.treatments import OBJECTIONS, objects
 from arborist.lab.values import states_value
 from arborist.models.base import Provider
+from arborist.progress import Reporter
 from arborist.retrieval.search import SearchResult, search
 from arborist.verify import VerifierPolicy
 
@@ -176,7 +176,7 @@ def classify(record: AnswerRecord, fact: Fact, rung: Rung, sp: SentinelPolicy) -
 def run_ladder(
     store: CorpusStore, facts: Facts, policy: AnswerPolicy, provider: Provider, runs: int, out: Path,
     sentinel_policy: SentinelPolicy | None = None, burn: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: Reporter | None = None,
 ) -> tuple[Path, LadderResult]:
     """Run the ladder into a new run directory under `out`; (run directory, result)."""
     sp = sentinel_policy or SentinelPolicy()
@@ -206,6 +206,7 @@ def run_ladder(
     results: list[FactResult] = []
     t0 = time.monotonic()
     state: rundir.State = "failed"
+    phase = progress.phase("ladder answers", total) if progress is not None else None
     try:
         for fact in facts.ordered():
             rungs = []
@@ -215,6 +216,8 @@ def run_ladder(
                     rungs.append(RungResult(label=rung.label, value=rung.value, runs=0, used_sentinel=0,
                                             used_memory=0, objected=0, void=True))
                     status.rows_done += runs
+                    if phase is not None:
+                        phase.advance(runs, note=f"{fact.id} / {rung.label}: void")
                     continue
                 counts = [0, 0, 0, 0]
                 unusable = 0
@@ -240,8 +243,8 @@ def run_ladder(
                     status.provider_calls += not record.cache_hit
                     status.cache_hits += record.cache_hit
                     rundir.write_json(run_dir / "status.json", status.model_dump())
-                    if progress is not None:
-                        progress(f"{fact.id} / {rung.label}: sample {sample + 1} of {runs}")
+                    if phase is not None:
+                        phase.advance(note=f"{fact.id} / {rung.label}: sample {sample + 1} of {runs}")
                 rungs.append(RungResult(label=rung.label, value=rung.value, runs=runs, used_sentinel=counts[0],
                                         used_memory=counts[1], objected=counts[2], void=False, unusable=unusable,
                                         neither=counts[3]))
@@ -252,6 +255,8 @@ def run_ladder(
         status.message = "interrupted; run the ladder again (finished answers are served from the cache)"
         raise
     finally:
+        if phase is not None:
+            phase.close()
         writer.close()
         status.state = state
         status.ended_at, status.exit_code = rundir.utc_now(), {"complete": 0, "interrupted": 130}.get(state, 1)
