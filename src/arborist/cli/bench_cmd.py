@@ -85,6 +85,6 @@ def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, s
         print_json(result.model_dump(mode="json"))
         return
     click.echo((Path(result.bench_dir) / "summary.md").read_text(encoding="utf-8"))
-    click.echo(f"bench: {result.bench_dir}")
+    click.echo(f"bench: {Path(result.bench_dir).resolve()}")
 
 

@@ -230,14 +230,15 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     with _sigterm_interrupts(), Reporter() as progress:
         outcome = execute(plan, provider, progress, judge=judge)
     status = outcome.status
+    run_dir = outcome.run_dir.resolve()
     if as_json:
-        print_json({"run_dir": str(outcome.run_dir), "status": status.model_dump()})
+        print_json({"run_dir": str(run_dir), "status": status.model_dump()})
     else:
-        click.echo(f"run: {outcome.run_dir}")
+        click.echo(f"run: {run_dir}")
         click.echo(f"state: {status.state} · rows {status.rows_done}/{status.rows_total} "
                    f"(reused {status.rows_reused}, provider calls {status.provider_calls}, "
                    f"cache hits {status.cache_hits})")
-        click.echo(f"summary: {outcome.run_dir / rundir.SUMMARY_MD}")
+        click.echo(f"summary: {run_dir / rundir.SUMMARY_MD}")
     _finish("run", status.state, status.message, status.exit_code)
 
 
@@ -302,17 +303,19 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
     with _sigterm_interrupts(), Reporter() as progress:
         outcome = execute_sweep(plan, provider, progress, announce, judge=judge)
     record = outcome.record
+    sweep_dir = outcome.sweep_dir.resolve()  # every path printed is absolute: pasted into `compare` from anywhere
+    run_dirs = {c.value: str(sweep_dir / c.run_dir) if c.run_dir else None for c in record.cells}
     if as_json:
-        print_json({"sweep_dir": str(outcome.sweep_dir), "sweep": record.model_dump(mode="json")})
+        print_json({"sweep_dir": str(sweep_dir), "run_dirs": run_dirs, "sweep": record.model_dump(mode="json")})
     else:
-        click.echo(f"sweep: {outcome.sweep_dir}")
+        click.echo(f"sweep: {sweep_dir}")
         for cell in record.cells:
             click.echo(f"  {record.family}={cell.value}: {cell.state} · provider calls {cell.provider_calls}, "
-                       f"cache hits {cell.cache_hits} · {cell.run_dir or '-'}")
+                       f"cache hits {cell.cache_hits} · {run_dirs[cell.value] or '-'}")
         click.echo(f"state: {record.state}")
-        click.echo(f"summary: {outcome.sweep_dir / SWEEP_SUMMARY}")
+        click.echo(f"summary: {sweep_dir / SWEEP_SUMMARY}")
         for metric, path in record.plots.items():
-            click.echo(f"plot {metric}: {outcome.sweep_dir / path}")
+            click.echo(f"plot {metric}: {sweep_dir / path}")
     _finish("sweep", record.state, record.message, record.exit_code)
 
 

@@ -97,10 +97,10 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
         click.echo(f"Warning: {warning}", err=True)
     if as_json:
         print_json(ladder.model_dump(mode="json"))
-        click.echo(f"run: {run_dir}", err=True)
+        click.echo(f"run: {run_dir.resolve()}", err=True)
         return
     click.echo((run_dir / "summary.md").read_text(encoding="utf-8"))
-    click.echo(f"run: {run_dir}")
+    click.echo(f"run: {run_dir.resolve()}")
 
 
 @sentinel.command("history")

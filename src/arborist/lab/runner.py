@@ -436,7 +436,9 @@ def _execute(
     t0 = time.monotonic()
     stores = {c: prepare_store(plan, c, dense, progress) for c in chunkings}
     t1 = time.monotonic()
-    run_dir = rundir.create_run_dir(plan.run_root, datetime.fromisoformat(cfg.created_at), cfg.output_digest)
+    # absolute, so every message that names it (--continue-from ...) works from any directory
+    run_dir = rundir.create_run_dir(plan.run_root.resolve(), datetime.fromisoformat(cfg.created_at),
+                                    cfg.output_digest)
     write_json(run_dir / rundir.CONFIG, cfg.model_dump(mode="json"))
     status = Status(state="running", started_at=utc_now(), rows_total=cfg.rows_total)
     write_json(run_dir / rundir.STATUS, status.model_dump())

@@ -336,9 +336,9 @@ def execute_sweep(
 ) -> SweepOutcome:
     record = plan.record
     if plan.sweep_dir is None:
-        sweep_dir = _new_sweep_dir(plan.run_root, record)
+        sweep_dir = _new_sweep_dir(plan.run_root.resolve(), record)
     else:
-        sweep_dir = plan.sweep_dir
+        sweep_dir = plan.sweep_dir.resolve()
         record.continued_at.append(utc_now())
     record.state, record.pid, record.ended_at, record.exit_code, record.message = "running", os.getpid(), None, None, ""
     spent = 0
@@ -364,7 +364,7 @@ def execute_sweep(
             def started(run_dir: Path, cell: Cell = cell) -> None:
                 if cell.run_dir is not None:
                     cell.previous_run_dirs.append(cell.run_dir)
-                cell.run_dir = str(run_dir.relative_to(sweep_dir))
+                cell.run_dir = str(run_dir.resolve().relative_to(sweep_dir.resolve()))
                 cell.state = "running"
                 save()
 

@@ -310,12 +310,12 @@ def render(config: LadderConfig, ladder: LadderResult) -> str:
                   "so the competing ladders below are not interpretable.", ""]
     for f in ladder.facts:
         extra = f", control {f.control}" if f.control else ""
-        lines += [f"## {f.id} ({f.kind}, {f.status}{extra})", ""]
-        if f.warning:
-            lines += [f"**Warning:** {f.warning}.", ""]
-        lines += ["| rung | value | runs | used sentinel | used memory | neither | objected | unusable | void |",
+        lines += [f"## {f.id} ({f.kind}, {f.status}{extra})", "",
+                  "| rung | value | runs | used sentinel | used memory | neither | objected | unusable | void |",
                   "|---|---|---|---|---|---|---|---|---|"]
         lines += [f"| {r.label} | `{r.value}` | {r.runs} | {r.used_sentinel} | {r.used_memory} | {r.neither} | "
                   f"{r.objected} | {r.unusable} | {'yes' if r.void else ''} |" for r in f.rungs]
         lines.append("")
+        if f.warning:
+            lines += [f"**Warning:** {f.warning}.", ""]
     return "\n".join(lines)
