@@ -126,3 +126,23 @@ def test_status_counts_reused_rows_before_the_first_provider_call(
     assert provider.seen is not None
     assert (provider.seen["rows_reused"], provider.seen["rows_done"]) == (2, 2)
     assert (outcome.status.rows_reused, outcome.status.rows_done, outcome.status.state) == (2, 4, "complete")
+
+
+def test_a_sweep_whose_process_is_gone_reads_dead_in_the_viewer(
+    tmp_path: Path, inputs: tuple[Path, Path],  # noqa: F811
+) -> None:
+    import dataclasses
+
+    from arborist.lab.sweep import execute_sweep, plan_sweep
+    from arborist.lab.viewer.load import load_sweep_dir
+
+    provider = ScriptedProvider(*GOOD, *GOOD)
+    base = dataclasses.replace(request(tmp_path, inputs), run_root=tmp_path / "sweeps")
+    sweep_dir = execute_sweep(plan_sweep(base, "evidence-k=1,3", provider), provider).sweep_dir
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a real pid, reaped: nothing runs under it now
+    record = json.loads((sweep_dir / "sweep.json").read_text())
+    (sweep_dir / "sweep.json").write_text(json.dumps({**record, "state": "running", "pid": gone.pid}))
+    shown = load_sweep_dir(sweep_dir)["record"]
+    assert shown["state"] == "dead" and f"--continue-from {sweep_dir.resolve()}" in shown["message"]
+    assert [s["state"] for s in list_root(sweep_dir.parent)["sweeps"]] == ["dead"]

@@ -193,6 +193,10 @@ def load_sweep_dir(sweep_dir: Path) -> Json:
         png = sweep_dir / rel
         if png.is_file():
             plots[metric] = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+    if runfiles.live_state(record) == runfiles.DEAD:
+        record = {**record, "state": runfiles.DEAD, "message": f"sweep.json says running, but its process (pid "
+                  f"{record.get('pid')}) is gone; continue with `arborist experiments sweep --continue-from "
+                  f"{sweep_dir.resolve()}`"}
     return {"name": sweep_dir.name, "path": str(sweep_dir.resolve()), "record": record, "plots": plots}
 
 
@@ -277,6 +281,6 @@ def list_root(root: Path) -> Json:
                          "rows_total": st.get("rows_total"), "diagnosis": counts})
         elif is_sweep_dir(p):
             rec = _read_json(p / SWEEP, "sweep directory")
-            sweeps.append({"name": p.name, "state": rec.get("state"), "family": rec.get("family"),
+            sweeps.append({"name": p.name, "state": runfiles.live_state(rec), "family": rec.get("family"),
                            "values": rec.get("values")})
     return {"root": str(root.resolve()), "runs": runs, "sweeps": sweeps}
