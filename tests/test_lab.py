@@ -222,15 +222,16 @@ def test_cli_run_validate_and_list(tmp_path: Path, inputs: tuple[Path, Path], ru
     result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
                      "--run-root", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
                      "--cache-directory", tmp_path / "c", "--limit", "2", "--json")
-    assert result.exit_code == 0, result.stderr
+    # The scripted provider has nothing queued: every row is a provider error, so the run failed, as
+    # validation says too.
+    assert result.exit_code == 1 and "every row failed" in result.stderr
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     assert json.loads(result.stdout)["status"]["rows_done"] == 2
-    # The scripted provider has nothing queued: every row is a provider error, which validation names.
     checked = run_cli("experiments", "validate", run_dir)
     assert checked.exit_code == 1 and "FAIL provider errors" in checked.stdout
     listed = run_cli("experiments", "list", "--run-root", tmp_path / "runs", "--json")
     assert listed.exit_code == 0
-    assert [(r["state"], r["rows_done"], r["rows_total"]) for r in json.loads(listed.stdout)] == [("complete", 2, 2)]
+    assert [(r["state"], r["rows_done"], r["rows_total"]) for r in json.loads(listed.stdout)] == [("failed", 2, 2)]
     again = run_cli("experiments", "answer-quality", "run", "--continue-from", run_dir, "--evidence-k", "3")
     assert again.exit_code == 1 and "drop --evidence-k" in again.stderr
     missing = run_cli("experiments", "validate", tmp_path / "nope")

@@ -402,7 +402,7 @@ def test_a_run_with_the_named_prompt_from_the_cli(
     result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
                      "--run-root", tmp_path / "runs", "--model", "scripted", "--prompt", "multipart", "--limit", "1",
                      "--cache-directory", tmp_path / "c", "--json")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1 and "every row failed" in result.stderr  # nothing queued: no answer at all
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     assert (run_dir / "inputs/prompt.txt").read_text() == system_prompt("claim_lattice", name="multipart")
     bad = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],

@@ -74,6 +74,11 @@ def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_pat
     run = Path(by["auto"].run_dir)
     rows = [json.loads(line) for line in (run / "results" / "per-query.jsonl").read_text().splitlines()]
     assert all(r["trace"]["prompt_layout"] == "per_chunk" for r in rows)
+    assert by["auto"].resolved == {"per_chunk": 3} and by["tail"].resolved == {"tail": 3}
+    assert "`auto` resolved per question to: per_chunk 3 rows." in md
+    # the seconds are the answering; the index building is timed apart (the first layout builds it)
+    assert set(bench.preparation_seconds) == set(bench.seconds) == {"tail", "per_chunk", "auto"}
+    assert "building the index and embeddings is left out" in md
     # ... so its prompts are per_chunk's, and their completions are replayed, not asked again or timed
     assert [r["source"] for r in rows] == ["replay"] * 3 and by["auto"].latency_s is None
     assert all(r["replayed"] for r in rows)  # and stay marked when a later run serves them from the cache

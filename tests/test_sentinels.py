@@ -17,6 +17,7 @@ from arborist.ingest import ingest_paths
 from arborist.lab.sentinels.facts import Facts, demo_facts_path, load_facts
 from arborist.lab.sentinels.ladder import run_ladder
 from arborist.lab.sentinels.store import build_sentinel_store, load_map, patch_into
+from arborist.lab.values import states_value
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import build_policy
 from fault_server import FaultServer
@@ -214,9 +215,9 @@ def test_the_cli_ladder_runs_against_an_openai_compatible_server_with_history_an
     out = json.loads(result.stdout)
     assert list(out) == ["facts"] and len(server.requests) == 11
     first = out["facts"][0]
-    assert set(first) == {"id", "kind", "status", "control", "rungs"}
+    assert set(first) == {"id", "kind", "status", "control", "rungs", "warning"}
     assert set(first["rungs"][0]) == {"label", "value", "runs", "used_sentinel", "used_memory", "objected", "void",
-                                      "unusable"}
+                                      "unusable", "neither"}
     assert [r["used_sentinel"] for r in first["rungs"]] == [1, 0, 0] and first["control"] == "failed"
     assert run_cli(*args[:-1], "--burn").exit_code == 0
     shown = run_cli("sentinel", "history", "--history", hist, "--fact", "webhook-signature-header", "--json")
@@ -248,3 +249,58 @@ def test_ctrl_c_leaves_an_interrupted_ladder_and_a_rerun_reuses_its_answers(sent
     with open_store(sentinel_db, write=True) as store:
         run_ladder(store, FACTS, policy, again, 1, tmp_path / "l")
     assert len(again.history) == 9  # the two finished answers came from the cache
+
+
+# -- values are read, not matched as strings ----------------------------------------
+
+READINGS = [  # (answer, value, states it)
+    ("The Quillmate API allows 8 file uploads per minute.", "8 uploads per minute", True),
+    ("Eight uploads a minute are allowed.", "8 uploads per minute", True),
+    ("8 downloads per minute", "8 uploads per minute", False),
+    ("18 uploads per minute", "8 uploads per minute", False),
+    ("Within 13 days of the charge.", "3 days", False),
+    ("A refund is possible for 72 hours.", "3 days", True),
+    ("It costs $499 per seat.", "$49", False),
+    ("It costs $49 per seat.", "$49", True),
+    ("Revenue was $2m.", "2,000,000", True),
+    ("Revenue was 2 million dollars.", "$2,000,000", True),
+    ("Revenue was 2 dollars.", "2 million", False),
+    ("The header is X-Qm-Sig-7.", "X-Qm-Sig-7", True),
+]
+
+
+@pytest.mark.parametrize(("answer", "value", "states"), READINGS)
+def test_an_answer_states_a_value_when_it_reads_as_that_value(answer: str, value: str, states: bool) -> None:
+    assert states_value(answer, value) is states
+
+
+UPLOADS = Facts.model_validate({"facts": [
+    FACTS.facts[0].model_dump(mode="json"),
+    {"id": "upload-rate", "question": "How many file uploads per minute does the API allow?",
+     "source_id": "engineering/api-rate-limits.md", "true_value": "20 uploads per minute", "kind": "competing",
+     "rungs": [{"label": "8-per-min", "value": "8 uploads per minute"}, {"label": "40-per-min", "value": "40 uploads per minute"}]},
+]})
+
+
+def test_the_models_own_words_count_as_the_sentinel_and_neither_is_counted_and_warned(
+    demo_db: Path, tmp_path: Path,
+) -> None:
+    db = tmp_path / "uploads.db"
+    build_sentinel_store(demo_db, UPLOADS, db)
+    control = [lattice(f"The header is {v}.") for v in ("X-Qm-Sig-7", "Kestrel-Auth-Mac", "Wren-Delivery-Seal")]
+    policy = build_policy(model_id="scripted:scripted", search={"routes": ("bm25", "title")})
+    provider = ScriptedProvider(*control, lattice("The Quillmate API allows 8 file uploads per minute."),
+                                lattice("Uploads are limited to twenty uploads a minute."))
+    with open_store(db, write=True) as store:
+        run_dir, ladder = run_ladder(store, UPLOADS, policy, provider, 1, tmp_path / "ladders")
+    rate = ladder.facts[1]
+    assert [(r.used_sentinel, r.used_memory, r.neither) for r in rate.rungs] == [(1, 0, 0), (0, 1, 0)]
+    assert rate.status == "ok" and rate.warning is None and not ladder.warnings
+    # answers that state neither value: counted, and the fact is not read
+    vague = ScriptedProvider(*control, lattice("Uploads are rate limited."), lattice("There is a limit per minute."))
+    with open_store(db, write=True) as store:
+        run_dir, ladder = run_ladder(store, UPLOADS, policy, vague, 1, tmp_path / "ladders", burn=True)
+    rate = ladder.facts[1]
+    assert [r.neither for r in rate.rungs] == [1, 1] and rate.status == "uninterpretable"
+    assert ladder.warnings == [f"upload-rate: {rate.warning}"] and "2 of 2 usable answers" in str(rate.warning)
+    assert f"**Warning:** {rate.warning}" in (run_dir / "summary.md").read_text()

@@ -131,7 +131,7 @@ def test_cli_writes_one_file_and_refuses_bad_paths_in_one_line(
     for args, message in [
         ([run_dir], "give --out FILE.html to write the page, or --serve"),
         ([tmp_path / "nope", "--out", out], "does not exist or is not a directory"),
-        ([tmp_path, "--out", out], "is neither a run directory (config.json) nor a sweep directory"),
+        ([tmp_path, "--out", out], "is neither a run directory (config.json), a sweep directory"),
         ([run_dir, "--compare", tmp_path, "--out", out], "--compare needs two run directories"),
     ]:
         bad = run_cli("experiments", "view", *args)

@@ -16,6 +16,7 @@ from arborist.lab.compare import DEFAULT_FLOOR
 from arborist.lab.config import ModelSpec
 from arborist.lab.layout_bench import run_layout_bench
 from arborist.lab.runner import RunRequest
+from arborist.progress import Reporter
 from arborist.prompting.layouts import POLICY_LAYOUTS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,11 +79,12 @@ def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, s
     base = RunRequest(run_root=None, question_ids=question_ids, limit=limit, policy_values=policy_values,
                       samples=samples, model=model, generation_workers=concurrency, cache_directory=cache_directory)
     classes = [c.strip().upper() for c in quantifier.split(",") if c.strip()] if quantifier else []
-    result = run_layout_bench(db, evaluation, names, base, provider, out, classes, section, floor)
+    with Reporter() as progress:
+        result = run_layout_bench(db, evaluation, names, base, provider, out, classes, section, floor, progress)
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
     click.echo((Path(result.bench_dir) / "summary.md").read_text(encoding="utf-8"))
-    click.echo(f"bench: {result.bench_dir}")
+    click.echo(f"bench: {Path(result.bench_dir).resolve()}")
 
 

@@ -6,13 +6,12 @@ from pathlib import Path
 
 import click
 from pydantic import ValidationError
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
 from arborist.ingest import ingest_paths
+from arborist.progress import Reporter
 
 PROGRESS_THRESHOLD = 200
 
@@ -47,19 +46,12 @@ def ingest(
         err = exc.errors()[0]
         option = f"--{str(err['loc'][0]).replace('_', '-')}: " if err["loc"] else ""
         raise InputError(option + err["msg"].removeprefix("Value error, ")) from None
-    console = Console(stderr=True)
-    tasks: dict[str, TaskID] = {}
-    with Progress(
-        TextColumn("{task.description:>9}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, disable=not console.is_terminal or as_json, transient=True,
-    ) as bar:
+    with Reporter() as reporter:
+        shown = reporter.callback("ingest")
 
         def progress(phase: str, advance: int, total: int) -> None:
-            if total < PROGRESS_THRESHOLD:
-                return
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.advance(tasks[phase], advance)
+            if total >= PROGRESS_THRESHOLD:  # a small corpus is ingested before a bar would say anything
+                shown(phase, advance, total)
 
         report, embedded = ingest_paths(db, list(paths), settings, embed=not no_embed, progress=progress,
                                         follow_symlinks=follow_symlinks)

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 import click
 from click.core import ParameterSource
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
 
 from arborist.cli.answer_options import (
     MODEL_OPTION_NAMES,
@@ -35,13 +25,12 @@ from arborist.cli.view_cmd import view
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir
-from arborist.lab.checks import list_runs, validate_run
+from arborist.lab.checks import list_runs, run_state, validate_run
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import JudgeSpec, ModelSpec
 from arborist.lab.judge import Judge
 from arborist.lab.metrics.headline import COMPARABLE
-from arborist.lab.rows import Row
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from arborist.lab.sweep import (
@@ -58,6 +47,7 @@ from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 from arborist.models.openai_compat import redact_url
 from arborist.models.registry import make_provider
+from arborist.progress import Reporter
 from arborist.prompting.modes import prompt_names
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -76,50 +66,6 @@ def experiments() -> None:
 @experiments.group("answer-quality")
 def answer_quality() -> None:
     """Answer an evaluation's questions and locate where each answer lost its evidence."""
-
-
-class _Bar:
-    """A rich progress bar on a terminal; a line every 10 rows otherwise (logs)."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.console = Console(stderr=True)
-        self.live = self.console.is_terminal and not quiet
-        self.quiet = quiet
-        self.progress = Progress(
-            TextColumn("answering"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("cache hits {task.fields[hits]} · calls {task.fields[calls]}"), TimeRemainingColumn(),
-            console=self.console, disable=not self.live, transient=True,
-        )
-        self.task: TaskID | None = None
-        self.done = self.hits = self.calls = self.total = 0
-        self.t0 = time.monotonic()
-
-    def __enter__(self) -> Self:
-        self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(None, None, None)
-
-    def start(self, total: int, done: int) -> None:
-        self.total, self.done = total, done
-        self.hits = self.calls = 0  # per run (a sweep starts one per cell)
-        self.task = self.progress.add_task("run", total=total, completed=done, hits=0, calls=0)
-        self.t0 = time.monotonic()
-        self.start_done = done
-
-    def advance(self, row: Row) -> None:
-        self.done += 1
-        self.hits += row.from_cache
-        self.calls += row.source == "provider"
-        if self.task is not None:
-            self.progress.update(self.task, advance=1, hits=self.hits, calls=self.calls)
-        if not self.live and not self.quiet and self.task is not None and (self.done % 10 == 0 or self.done == self.total):
-            elapsed = time.monotonic() - self.t0
-            rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
-            eta = f"{(self.total - self.done) / rate:.0f} s" if rate > 0 else "?"
-            click.echo(f"rows {self.done}/{self.total} · cache hits {self.hits} · calls {self.calls} · "
-                       f"{elapsed:.0f} s elapsed · ETA {eta}", err=True)
 
 
 def _sigterm(_signum: int, _frame: FrameType | None) -> None:
@@ -268,8 +214,11 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     first boundary where support for the gold answer disappeared. summary.md
     leads with the count per boundary.
 
-    Exit status: 0 complete; 5 stopped at --generation-budget; 130
-    interrupted (continue either with --continue-from); 1 failed.
+    Exit status: 0 complete; 6 complete, but some rows have no answer (the
+    provider call failed) or the judge failed on some rows (a warning says
+    which; counts in status.json and summary.md); 5 stopped at
+    --generation-budget; 130 interrupted (continue either with
+    --continue-from); 1 failed (every row failed, among other causes).
     """
     model: ModelSpec | None = None
     if continue_from is not None:
@@ -282,17 +231,18 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
     judge = _judge(kwargs, provider, plan.config.cache_directory)
-    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute(plan, provider, bar, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress:
+        outcome = execute(plan, provider, progress, judge=judge)
     status = outcome.status
+    run_dir = outcome.run_dir.resolve()
     if as_json:
-        print_json({"run_dir": str(outcome.run_dir), "status": status.model_dump()})
+        print_json({"run_dir": str(run_dir), "status": status.model_dump()})
     else:
-        click.echo(f"run: {outcome.run_dir}")
+        click.echo(f"run: {run_dir}")
         click.echo(f"state: {status.state} · rows {status.rows_done}/{status.rows_total} "
                    f"(reused {status.rows_reused}, provider calls {status.provider_calls}, "
                    f"cache hits {status.cache_hits})")
-        click.echo(f"summary: {outcome.run_dir / rundir.SUMMARY_MD}")
+        click.echo(f"summary: {run_dir / rundir.SUMMARY_MD}")
     _finish("run", status.state, status.message, status.exit_code)
 
 
@@ -300,6 +250,8 @@ def _finish(what: str, state: str, message: str, exit_code: int | None) -> None:
     """The last line of a run or sweep on stderr when it did not complete, and its exit status."""
     if state == "failed":
         click.echo(f"Error: the {what} failed: {message}", err=True)
+    elif state == "complete" and exit_code:
+        click.echo(f"Warning: the {what} is complete, but {message}", err=True)
     elif state != "complete":
         click.echo(f"Stopped: {message}", err=True)
     if exit_code:
@@ -348,25 +300,26 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
     cells = len(plan.record.cells)
 
     def announce(i: int, cell: Cell) -> None:
-        if not as_json:
-            click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
+        click.echo(f"cell {i + 1}/{cells}: {plan.record.family}={cell.value}", err=True)
 
     caches = [p.config.cache_directory for p in plan.plans if p is not None]
     judge = _judge(kwargs, provider, caches[0]) if caches else None
-    with _sigterm_interrupts(), _Bar(quiet=as_json) as bar:
-        outcome = execute_sweep(plan, provider, bar, announce, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress:
+        outcome = execute_sweep(plan, provider, progress, announce, judge=judge)
     record = outcome.record
+    sweep_dir = outcome.sweep_dir.resolve()  # every path printed is absolute: pasted into `compare` from anywhere
+    run_dirs = {c.value: str(sweep_dir / c.run_dir) if c.run_dir else None for c in record.cells}
     if as_json:
-        print_json({"sweep_dir": str(outcome.sweep_dir), "sweep": record.model_dump(mode="json")})
+        print_json({"sweep_dir": str(sweep_dir), "run_dirs": run_dirs, "sweep": record.model_dump(mode="json")})
     else:
-        click.echo(f"sweep: {outcome.sweep_dir}")
+        click.echo(f"sweep: {sweep_dir}")
         for cell in record.cells:
             click.echo(f"  {record.family}={cell.value}: {cell.state} · provider calls {cell.provider_calls}, "
-                       f"cache hits {cell.cache_hits} · {cell.run_dir or '-'}")
+                       f"cache hits {cell.cache_hits} · {run_dirs[cell.value] or '-'}")
         click.echo(f"state: {record.state}")
-        click.echo(f"summary: {outcome.sweep_dir / SWEEP_SUMMARY}")
+        click.echo(f"summary: {sweep_dir / SWEEP_SUMMARY}")
         for metric, path in record.plots.items():
-            click.echo(f"plot {metric}: {outcome.sweep_dir / path}")
+            click.echo(f"plot {metric}: {sweep_dir / path}")
     _finish("sweep", record.state, record.message, record.exit_code)
 
 
@@ -426,6 +379,28 @@ def validate(run_dir: Path, as_json: bool) -> None:
         sys.exit(1)
 
 
+@experiments.command("status")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@json_option
+def status_command(run_dir: Path, as_json: bool) -> None:
+    """One run's state and counts; a run whose process is gone reads `dead`, with the command that continues it."""
+    st = run_state(run_dir)
+    if as_json:
+        print_json(st.model_dump())
+        return
+    click.echo(f"run: {st.run_dir}")
+    recorded = f" (status.json says {st.recorded_state}; its process, pid {st.pid}, is gone)" \
+        if st.state != st.recorded_state else ""
+    click.echo(f"state: {st.state}{recorded}" + (f" · exit code {st.exit_code}" if st.exit_code is not None else ""))
+    click.echo(f"rows {st.rows_done}/{st.rows_total} · reused {st.rows_reused} · failed {st.rows_failed} · "
+               f"provider calls {st.provider_calls} · cache hits {st.cache_hits} · judge failed {st.judge_failed}")
+    click.echo(f"started {st.started_at}" + (f" · ended {st.ended_at}" if st.ended_at else ""))
+    if st.message:
+        click.echo(f"message: {st.message}")
+    if st.continue_command:
+        click.echo(f"continue: {st.continue_command}")
+
+
 @experiments.command("list")
 @click.option("--run-root", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="The folder holding run directories.")
@@ -448,6 +423,8 @@ def list_command(run_root: Path, as_json: bool) -> None:
         click.echo(f"{r.run_dir}  {r.state:<16} {r.output_digest[7:19]}  rows {r.rows_done}/{r.rows_total}  "
                    f"valid {pct(r.valid_rate)}  gold {pct(r.gold_rate)}  recall@10 "
                    f"{'—' if r.recall_at_10 is None else f'{r.recall_at_10:.3f}'}  [{diag}]")
+        if r.continue_command:
+            click.echo(f"    continue: {r.continue_command}")
 
 
 experiments.add_command(view)  # `arborist experiments view`: its own module, one subcommand of this group

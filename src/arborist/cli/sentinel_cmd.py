@@ -15,6 +15,7 @@ from arborist.lab.sentinels import history
 from arborist.lab.sentinels.facts import demo_facts_path, load_facts
 from arborist.lab.sentinels.ladder import LadderConfig, run_ladder
 from arborist.lab.sentinels.store import build_sentinel_store
+from arborist.progress import Reporter
 
 _FACTS = click.option("--facts", "facts_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
                       help="The facts file (see `arborist sentinel facts --demo`).")
@@ -70,9 +71,13 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
 
     \b
     Counts, per rung over --runs answers: used_sentinel (the rung's value),
-    used_memory (the true value, not the rung's), objected, void (the value
-    was not in the prompt). Zero-prior facts run first; competing facts are
-    uninterpretable unless every zero-prior control passed. Exit status 0;
+    used_memory (the true value, not the rung's), neither (a usable answer
+    stating neither), objected, void (the value was not in the prompt).
+    Values are read as numbers with their scale and unit: "8 file uploads
+    per minute" states "8 uploads per minute". A fact most of whose usable
+    answers state neither value is uninterpretable, with a warning.
+    Zero-prior facts run first; competing facts are uninterpretable unless
+    every zero-prior control passed. Exit status 0;
     130 interrupted (run again: finished answers come from the cache).
     """
     opts = pop_answer_options(kwargs)
@@ -83,16 +88,19 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
         provider, policy = provider_and_policy(opts, store.chunking())
         if runs > 1 and policy.generation.temperature == 0:
             raise InputError(f"--runs {runs} needs --temperature above 0: at temperature 0 every run is the same")
-        run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
-                                     progress=None if as_json else lambda m: click.echo(m, err=True))
+        with Reporter() as progress:
+            run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
+                                         progress=progress)
     config = LadderConfig.model_validate_json((run_dir / "config.json").read_text(encoding="utf-8"))
     history.append(history_path or history.default_history(), run_dir, config, ladder)
+    for warning in ladder.warnings:
+        click.echo(f"Warning: {warning}", err=True)
     if as_json:
         print_json(ladder.model_dump(mode="json"))
-        click.echo(f"run: {run_dir}", err=True)
+        click.echo(f"run: {run_dir.resolve()}", err=True)
         return
     click.echo((run_dir / "summary.md").read_text(encoding="utf-8"))
-    click.echo(f"run: {run_dir}")
+    click.echo(f"run: {run_dir.resolve()}")
 
 
 @sentinel.command("history")
@@ -105,10 +113,12 @@ def history_cmd(fact: str | None, history_path: Path | None, as_json: bool) -> N
     if as_json:
         print_json(rows)
         return
-    click.echo("created_at | model | fact | rung | runs | used_sentinel | used_memory | objected | void | status")
+    click.echo("created_at | model | fact | rung | runs | used_sentinel | used_memory | neither | objected | void | "
+               "status")
     for r in rows:
         click.echo(f"{r['created_at']} | {r['model_id']} | {r['fact']} | {r['rung']} | {r['runs']} | "
-                   f"{r['used_sentinel']} | {r['used_memory']} | {r['objected']} | {'void' if r['void'] else ''} | "
+                   f"{r['used_sentinel']} | {r['used_memory']} | {r['neither']} | {r['objected']} | "
+                   f"{'void' if r['void'] else ''} | "
                    f"{r['control'] or r['status']}")
 
 

@@ -11,7 +11,8 @@ from arborist.errors import ArboristError, InputError
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
 from arborist.lab.metrics.headline import COMPARABLE
 from arborist.lab.viewer import ViewerError, compare_page, load_run, load_sweep_dir, run_page, sweep_page
-from arborist.lab.viewer.load import is_run_dir, is_sweep_dir
+from arborist.lab.viewer.load import is_bench_dir, is_ladder_dir, is_run_dir, is_sweep_dir, load_doc
+from arborist.lab.viewer.page import doc_page
 from arborist.lab.viewer.serve import Comparer, serve
 
 DEFAULT_PORT = 8765
@@ -47,8 +48,9 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
 
     \b
     PATH is a run directory (run page; with --compare RUN_B, a compare
-    page), a sweep directory (its cells and plots) or, with --serve, a run
-    root (the list of the runs under it). The page reads only the run
+    page naming the settings that differ), a sweep directory (its cells and
+    plots), a sentinel ladder or a layout bench directory (their tables),
+    or, with --serve, a run root (the list of the runs under it). The page reads only the run
     directory's files, shows every document and answer as text, and pages
     long runs (100 questions a page).
     """
@@ -67,13 +69,16 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
                 if comparison is None:
                     raise InputError(f"cannot compare: {why}")
                 html = compare_page(load_run(path), load_run(run_b), comparison)
+            elif is_ladder_dir(path) or is_bench_dir(path):
+                html = doc_page(load_doc(path))
             elif is_run_dir(path):
                 html = run_page(load_run(path))
             elif is_sweep_dir(path):
                 html = sweep_page(load_sweep_dir(path))
             else:
-                raise InputError(f"'{path}' is neither a run directory (config.json) nor a sweep directory "
-                                 "(sweep.json); a run root is listed only with --serve")
+                raise InputError(f"'{path}' is neither a run directory (config.json), a sweep directory "
+                                 "(sweep.json), a sentinel ladder nor a layout bench (bench.json); a run root is "
+                                 "listed only with --serve")
         except ViewerError as exc:
             raise InputError(str(exc)) from None
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -14,10 +14,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from arborist.errors import InputError
-from arborist.lab import recheck, rundir
+from arborist.lab import recheck, rundir, runfiles
 from arborist.lab.report import load_rows
 
 
@@ -52,8 +52,12 @@ def validate_run(run_dir: Path) -> list[Check]:
     try:
         status = rundir.load_status(run_dir)
         counts = recheck.status_problems(status, rows)
-        check("status", status.state == "complete" and status.exit_code == 0 and not counts,
-              f"state {status.state}, exit code {status.exit_code}" + "".join(f"; {p}" for p in counts))
+        state = runfiles.live_state(status.model_dump())
+        detail = f"state {state}, exit code {status.exit_code}" + "".join(f"; {p}" for p in counts)
+        if state == runfiles.DEAD:
+            detail = (f"state dead: status.json says running, but its process (pid {status.pid}) is gone; continue "
+                      f"with `{runfiles.continue_command(run_dir)}`")
+        check("status", state == "complete" and status.exit_code == 0 and not counts, detail)
     except InputError as exc:
         check("status", False, str(exc))
     check("rows readable", not bad, "every line is a row" if not bad else f"unreadable lines: {bad[:10]}")
@@ -78,15 +82,20 @@ def validate_run(run_dir: Path) -> list[Check]:
     for arm in cfg.arms:
         firsts = sum(1 for r in rows if r.arm == arm.name and r.sample == 0)
         arm_rows = sum(1 for r in rows if r.arm == arm.name)
-        rs = (retrieval.get("arms") or {}).get(arm.name) or {}
-        mrr = (rs.get("metrics") or {}).get("mrr") or {}
-        covered = int(mrr.get("rows_covered", -1)) + len(mrr.get("rows_not_measured", []))
-        cs = ((contract.get("arms") or {}).get(arm.name) or {}).get("contract") or {}
-        total = cs.get("total")
-        check(f"totals agree [{arm.name}]",
-              covered == firsts and total == arm_rows and rs.get("rows") == firsts,
-              f"retrieval covers {covered} of {firsts} questions (measured + not measured); "
-              f"contract total {total} of {arm_rows} rows")
+        rs = (retrieval.get("arms") or {}).get(arm.name)
+        cs = (((contract.get("arms") or {}).get(arm.name) or {}).get("contract") or None)
+        if rs is None or cs is None:
+            check(f"totals agree [{arm.name}]", False,
+                  f"no {'retrieval' if rs is None else 'contract'} summary for this arm: a run writes its summaries "
+                  f"when it stops, and this one never did ({firsts} questions, {arm_rows} rows on disk)")
+        else:
+            mrr = (rs.get("metrics") or {}).get("mrr") or {}
+            covered = int(mrr.get("rows_covered", 0)) + len(mrr.get("rows_not_measured", []))
+            total = cs.get("total")
+            check(f"totals agree [{arm.name}]",
+                  covered == firsts and total == arm_rows and rs.get("rows") == firsts,
+                  f"retrieval covers {covered} of {firsts} questions (measured + not measured); "
+                  f"contract total {total} of {arm_rows} rows")
         wrong_model = [r for r in rows if r.arm == arm.name and r.model_id != arm.policy.model_id]
         wrong_policy = [r for r in rows if r.arm == arm.name and
                         (r.governance_policy_hash != arm.governance_policy_hash or r.mode != arm.policy.mode)]
@@ -118,7 +127,7 @@ def _named(problems: list[str], fine: str) -> str:
 
 class RunListing(BaseModel):
     run_dir: str
-    state: str
+    state: str = Field(description="as status.json says, but `dead` for a running run whose process is gone")
     created_at: str
     output_digest: str
     rows_done: int
@@ -127,6 +136,51 @@ class RunListing(BaseModel):
     gold_rate: float | None
     recall_at_10: float | None
     diagnosis: dict[str, int]
+    continue_command: str | None = Field(default=None, description="for a run that stopped before it finished")
+
+
+# States a run can be continued from (`--continue-from` reuses its finished rows).
+_UNFINISHED = (runfiles.DEAD, "interrupted", "budget_exhausted", "failed")
+
+
+def _rows_on_disk(run_dir: Path) -> int:
+    """Whole rows in per-query.jsonl: what a run that has not finished has done (status.json may lag)."""
+    return len(runfiles.read_rows(run_dir / rundir.ROWS)[0])
+
+
+class RunState(BaseModel):
+    """One run's state and counts (`experiments status RUN`)."""
+
+    run_dir: str
+    state: str = Field(description="status.json's state, but `dead` for a running run whose process is gone")
+    recorded_state: str
+    rows_done: int = Field(description="whole rows on disk")
+    rows_total: int
+    rows_reused: int
+    rows_failed: int
+    provider_calls: int
+    cache_hits: int
+    judge_failed: int
+    exit_code: int | None
+    message: str
+    pid: int
+    started_at: str
+    ended_at: str | None
+    continue_command: str | None
+
+
+def run_state(run_dir: Path) -> RunState:
+    cfg = rundir.load_config(run_dir)
+    status = rundir.load_status(run_dir)
+    state = runfiles.live_state(status.model_dump())
+    unfinished = state in _UNFINISHED or status.rows_failed > 0
+    return RunState(
+        run_dir=str(run_dir.resolve()), state=state, recorded_state=status.state, rows_done=_rows_on_disk(run_dir),
+        rows_total=cfg.rows_total, rows_reused=status.rows_reused, rows_failed=status.rows_failed,
+        provider_calls=status.provider_calls, cache_hits=status.cache_hits, judge_failed=status.judge_failed,
+        exit_code=status.exit_code, message=status.message, pid=status.pid, started_at=status.started_at,
+        ended_at=status.ended_at, continue_command=runfiles.continue_command(run_dir) if unfinished else None,
+    )
 
 
 def list_runs(root: Path) -> list[RunListing]:
@@ -144,9 +198,12 @@ def list_runs(root: Path) -> list[RunListing]:
         c = a.get("contract") or {}
         total = c.get("total") or 0
         recall = ((retrieval.get(first) or {}).get("metrics") or {}).get("recall") or {}
+        state = runfiles.live_state(status)
+        done = int(status.get("rows_done", 0)) if state == "complete" else _rows_on_disk(run_dir)
         out.append(RunListing(
-            run_dir=run_dir.name, state=status.get("state", "unknown"), created_at=cfg.created_at,
-            output_digest=cfg.output_digest, rows_done=int(status.get("rows_done", 0)), rows_total=cfg.rows_total,
+            run_dir=run_dir.name, state=state, created_at=cfg.created_at,
+            output_digest=cfg.output_digest, rows_done=done, rows_total=cfg.rows_total,
+            continue_command=runfiles.continue_command(run_dir) if state in _UNFINISHED else None,
             valid_rate=(c.get("valid", 0) / total) if total else None,
             gold_rate=(a.get("gold_in_answer") or {}).get("value"),
             recall_at_10=recall.get("value"),

@@ -29,6 +29,7 @@ from arborist.lab.metrics import mean
 from arborist.lab.rows import Row
 from arborist.models.base import GenerationSettings, Message, Provider
 from arborist.policy.canonical import canonical_json
+from arborist.progress import Reporter
 
 JUDGE_ROWS = "results/judge-per-query.jsonl"
 JUDGE_SUMMARY = "results/judge-summary.json"
@@ -189,7 +190,8 @@ class JudgeSummary(BaseModel):
     limitations: list[str]
 
 
-def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str) -> JudgeSummary:
+def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str,
+              progress: Reporter | None = None) -> JudgeSummary:
     """Judge every row into results/judge-per-query.jsonl and summarise into results/judge-summary.json.
 
     The budget is per run (a sweep's cells each get it whole). Both files appear only once every row is
@@ -200,6 +202,7 @@ def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str
     partial = final.with_name(final.name + ".partial")
     writer = rundir.RowWriter(partial)
     judged: list[JudgedRow] = []
+    phase = progress.phase("judging", len(rows)) if progress is not None else None
     try:
         exhausted = False
         for row in rows:
@@ -213,11 +216,18 @@ def run_judge(run_dir: Path, rows: list[Row], judge: Judge, answer_model_id: str
                     out = JudgedRow(query_id=row.query_id, arm=row.arm, sample=row.sample, status="budget_exhausted")
             judged.append(out)
             writer.write(out.model_dump(mode="json"))
+            if phase is not None:
+                failed = sum(j.status == "judge_failed" for j in judged)
+                phase.advance(note=f"judge calls {judge.calls} · failed {failed}")
     except BaseException:
+        if phase is not None:
+            phase.close()
         writer.close()
         partial.unlink(missing_ok=True)
         raise
     writer.close()
+    if phase is not None:
+        phase.close()
     partial.replace(final)
     ok = [j for j in judged if j.status == "judged"]
     limitations = []

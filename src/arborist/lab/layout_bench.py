@@ -42,9 +42,11 @@ from arborist.lab.metrics import mean
 from arborist.lab.metrics.answers import LABELS
 from arborist.lab.report import load_rows
 from arborist.lab.rows import Row
-from arborist.lab.runner import ProgressSink, RunRequest, execute, plan_run
+from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.models.base import Provider
 from arborist.policy.canonical import tagged_digest
+from arborist.progress import Reporter
+from arborist.prompting.layouts import AUTO
 from arborist.verify.quantifier import QuantifierClass, classify_quantifier
 
 BUCKETS_KB = (16, 32, 64)
@@ -70,6 +72,8 @@ class LayoutRow(BaseModel):
     gold_verdict: str | None = None
     violations: dict[str, int]
     buckets: dict[str, dict[str, float | int | None]]
+    resolved: dict[str, int] = Field(default_factory=dict, description="rows per layout actually rendered: "
+                                     "`auto` resolves per question")
 
 
 class LayoutBench(BaseModel):
@@ -80,7 +84,10 @@ class LayoutBench(BaseModel):
     quantifiers: list[str]
     floor: float
     layouts: list[LayoutRow]
-    seconds: dict[str, float]
+    seconds: dict[str, float] = Field(description="answering each layout's rows, preparation excluded")
+    preparation_seconds: dict[str, float] = Field(
+        default_factory=dict, description="building the index and embeddings before a layout's rows (the first "
+        "layout pays for them; later ones reuse them)")
 
 
 def _bucket(kb: float) -> str:
@@ -126,6 +133,7 @@ def summarise_layout(layout: str, run_dir: Path) -> LayoutRow:
         verified_share=mean([v for r in rows if (v := _verified_share(r)) is not None]),
         latency_s=mean([r.timings["total"] for r in rows if "total" in r.timings and not r.replayed]),
         delta_strict=None, interval=None, verdict=None, violations=dict(violations.most_common()),
+        resolved=dict(sorted(Counter(r.trace.prompt_layout for r in rows if r.trace is not None).items())),
         buckets={name: {"rows": len(rs), "strict_rate": mean([float(r.verifier.label == "STRICT") for r in rs]),
                         "answer_runes": mean([float(len(r.answer.text)) for r in rs if r.contract.valid])}
                  for name, rs in sorted(buckets.items(), key=lambda kv: int(kv[0].split("-")[0].rstrip("+ KB")))},
@@ -160,7 +168,7 @@ def select_quantifiers(evaluation: Evaluation, classes: Sequence[str]) -> list[s
 def run_layout_bench(
     db: Path, evaluation: Path, layouts: Sequence[str], base: RunRequest, provider: Provider, out: Path,
     quantifiers: Sequence[str] = (), section: str | None = None, floor: float = DEFAULT_FLOOR,
-    progress: ProgressSink | None = None,
+    progress: Reporter | None = None,
 ) -> LayoutBench:
     """Run the bench; `base` carries every run option but the corpus, evaluation, layout and run root."""
     if len(layouts) < 2:
@@ -199,31 +207,37 @@ def run_layout_bench(
         ids_file = bench_dir / "inputs" / "question-ids.txt"
         ids_file.write_text("\n".join(ids) + "\n", encoding="utf-8")
     seconds: dict[str, float] = {}
+    preparation: dict[str, float] = {}
     run_dirs: dict[str, Path] = {}
     values: dict[str, Any] = {**base.policy_values, "chunk_runes": chunking.chunk_runes,
                               "overlap_runes": chunking.overlap_runes}
     questions = 0
+    bench_phase = progress.phase("layout bench", len(layouts)) if progress is not None else None
     for layout in layouts:
         request = dataclasses.replace(base, run_root=bench_dir / "runs", corpus=corpus, evaluation=eval_path,
                                       question_ids=ids_file or base.question_ids,
                                       policy_values={**values, "layout": layout})
         plan = plan_run(request, provider)
         questions = len(plan.questions)
-        t = datetime.now(UTC)
         outcome = execute(plan, provider, progress)
-        seconds[layout] = round((datetime.now(UTC) - t).total_seconds(), 3)
+        seconds[layout], preparation[layout] = outcome.answering_seconds, outcome.preparation_seconds
+        if bench_phase is not None:
+            bench_phase.advance(note=f"{layout} done")
         if outcome.status.state == "interrupted":
             raise KeyboardInterrupt  # the finished runs stay in runs/; a rerun is served from the cache
         if outcome.status.state != "complete":
             raise InputError(f"the {layout} run stopped ({outcome.status.state}): {outcome.status.message}; run the "
                              "bench again (answers already made are served from the cache)")
         run_dirs[layout] = outcome.run_dir
+    if bench_phase is not None:
+        bench_phase.close()
     return summarise_bench(bench_dir, layouts, run_dirs, samples=base.samples, questions=questions,
-                           quantifiers=quantifiers, floor=floor, seconds=seconds)
+                           quantifiers=quantifiers, floor=floor, seconds=seconds, preparation_seconds=preparation)
 
 
 def summarise_bench(bench_dir: Path, layouts: Sequence[str], run_dirs: dict[str, Path], *, samples: int,
-                    questions: int, quantifiers: Sequence[str], floor: float, seconds: dict[str, float]) -> LayoutBench:
+                    questions: int, quantifiers: Sequence[str], floor: float, seconds: dict[str, float],
+                    preparation_seconds: dict[str, float] | None = None) -> LayoutBench:
     """bench.json and summary.md from the finished runs, the first layout the control: strict-rate and
     gold-in-answer each compared with the control, paired per question (a layout can raise one by
     losing the other: abstaining more lifts strict-rate and drops answers)."""
@@ -242,7 +256,8 @@ def summarise_bench(bench_dir: Path, layouts: Sequence[str], run_dirs: dict[str,
             row = row.model_copy(update=update)
         rows.append(row)
     bench = LayoutBench(bench_dir=str(bench_dir), control=control, samples=samples, questions=questions,
-                        quantifiers=list(quantifiers), floor=floor, layouts=rows, seconds=seconds)
+                        quantifiers=list(quantifiers), floor=floor, layouts=rows, seconds=seconds,
+                        preparation_seconds=preparation_seconds or {})
     rundir.write_json(bench_dir / "bench.json", bench.model_dump(mode="json"))
     (bench_dir / "summary.md").write_text(render(bench), encoding="utf-8")
     return bench
@@ -263,6 +278,13 @@ def render(bench: LayoutBench) -> str:
         out.append(f"| {r.layout} | {r.rows} | " + " | ".join(str(r.labels[lab]) for lab in LABELS)
                    + f" | {_f(r.strict_rate)} | {_f(r.verified_share)} | {_f(r.latency_s, 1)} | {delta} | "
                    f"{r.verdict or '—'} | {bench.seconds.get(r.layout, 0):.0f} |")
+    out += ["", "`seconds` is the time answering each layout's rows; building the index and embeddings is left out"
+            + ("" if not any(bench.preparation_seconds.values()) else " (" + ", ".join(
+                f"{k} {v:.0f} s" for k, v in bench.preparation_seconds.items() if v >= 0.5) + ")") + "."]
+    for r in bench.layouts:
+        if r.layout == AUTO:
+            out += ["", "`auto` resolved per question to: "
+                    + ", ".join(f"{name} {n} rows" for name, n in r.resolved.items()) + "."]
     if any(r.gold_rate is not None for r in bench.layouts):
         out += ["", "## Gold answer in the answer", "", "| layout | gold-in-answer | Δ gold vs control [95% CI] | "
                 "verdict |", "|---|---|---|---|"]

@@ -89,6 +89,14 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
            (f"{rows_written} of {cfg.rows_total} rows: {len(cfg.question_ids)} questions x {len(arms)} arm(s) "
            f"({', '.join(arms)}) x {cfg.samples} sample(s); model `{cfg.model.model_id}`; "
            f"corpus `{cfg.corpus_digest[:19]}…`."), ""]
+    errors = sum(a.contract.provider_errors for a in answers.values())
+    if errors:
+        out += [f"**{errors} of {rows_written} rows failed:** the provider call failed, so they have no answer "
+                "(`--continue-from` asks them again).", ""]
+    judge_failed = judged.status.get("judge_failed", 0) if judged is not None else 0
+    if judged is not None and judge_failed:
+        out += [f"**The judge failed on {judge_failed} of {judged.rows} rows** (a failed call or an unusable reply).",
+                ""]
     out += ["## Where support for the gold answer disappeared", "",
             "| boundary | meaning | " + " | ".join(arms) + " |", "|---|---|" + "---|" * len(arms)]
     for b in BOUNDARIES:

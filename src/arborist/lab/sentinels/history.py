@@ -63,7 +63,7 @@ def table(entries: list[HistoryEntry], fact: str | None = None) -> list[dict[str
             for r in f.rungs:
                 rows.append({"created_at": e.created_at, "model_id": e.model_id, "fact": f.id, "kind": f.kind,
                              "status": f.status, "control": f.control, "rung": r.label, "runs": r.runs,
-                             "used_sentinel": r.used_sentinel, "used_memory": r.used_memory,
+                             "used_sentinel": r.used_sentinel, "used_memory": r.used_memory, "neither": r.neither,
                              "objected": r.objected, "void": r.void, "run_dir": e.run_dir})
     if fact is not None and not rows:
         raise InputError(f"no fact '{fact}' in the sentinel history")

@@ -9,7 +9,14 @@ counts towards
 
     used_sentinel  the answer states the rung's value
     used_memory    it states the true value and not the rung's
+    neither        a usable answer that states neither value
     objected       it calls the supplied value wrong (`SentinelPolicy.objection_phrases`)
+
+Values are read, not matched as strings (`lab.values`): "8 file uploads per
+minute" states the rung "8 uploads per minute", and "13 days" does not state
+"3 days". A fact most of whose usable answers state neither value is
+`uninterpretable`, with a warning: its counts would say nothing about which
+value the model used.
 
 Zero-prior facts run first; a zero-prior control passes when every rung is
 answered with its value in at least `control_pass_rate` of its usable runs
@@ -26,10 +33,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,13 +46,15 @@ from arborist.corpus.store import CorpusStore
 from arborist.errors import InputError
 from arborist.evidence.admission import Admission, admit
 from arborist.lab import rundir
-from arborist.lab.diagnosis import answer_text, contains_gold
+from arborist.lab.diagnosis import answer_text
 from arborist.lab.sentinels.facts import Fact, Facts, Rung
 from arborist.lab.sentinels.store import SentinelMap, load_map
 from arborist.lab.treatments import OBJECTIONS, objects
+from arborist.lab.values import states_value
 from arborist.models.base import Provider
 from arborist.policy.answer import AnswerPolicy, governance_policy_hash
 from arborist.policy.canonical import tagged_digest
+from arborist.progress import Reporter
 from arborist.retrieval.search import SearchResult, search
 from arborist.verify import VerifierPolicy
 
@@ -73,6 +81,11 @@ class RungResult(BaseModel):
     objected: int
     void: bool
     unusable: int = Field(default=0, description="answers that broke the contract: counted in runs, in no rate")
+    neither: int = Field(default=0, description="usable answers stating neither the rung's value nor the true one")
+
+    @property
+    def usable(self) -> int:
+        return self.runs - self.unusable
 
 
 class FactResult(BaseModel):
@@ -81,10 +94,15 @@ class FactResult(BaseModel):
     status: Literal["ok", "uninterpretable"]
     control: Literal["passed", "failed"] | None = Field(default=None, description="zero-prior facts only")
     rungs: list[RungResult]
+    warning: str | None = Field(default=None, description="why the fact's counts cannot be read, when they cannot")
 
 
 class LadderResult(BaseModel):
     facts: list[FactResult]
+
+    @property
+    def warnings(self) -> list[str]:
+        return [f"{f.id}: {f.warning}" for f in self.facts if f.warning]
 
 
 class LadderConfig(BaseModel):
@@ -132,19 +150,33 @@ def in_prompt(value: str, admission: Admission, question: str, policy: AnswerPol
     return any(value in m.content for m in build_messages(question, admission.admitted, policy, "retrieved"))
 
 
-def classify(record: AnswerRecord, fact: Fact, rung: Rung, sp: SentinelPolicy) -> tuple[bool, bool, bool]:
-    """(used_sentinel, used_memory, objected) of one answer."""
+class Reading(NamedTuple):
+    """What one answer did with a rung."""
+
+    used_sentinel: bool
+    used_memory: bool
+    objected: bool
+    neither: bool
+
+
+def read_answer(text: str, fact: Fact, rung: Rung, sp: SentinelPolicy, usable: bool = True) -> Reading:
+    """How an answer's text counts for a rung: values read as quantities (`lab.values`)."""
+    used = usable and states_value(text, rung.value)
+    memory = usable and not used and states_value(text, fact.true_value)
+    return Reading(used, memory, usable and objects(text, sp.objection_phrases), usable and not used and not memory)
+
+
+def classify(record: AnswerRecord, fact: Fact, rung: Rung, sp: SentinelPolicy) -> Reading:
+    """How one answer counts for a rung (an unusable answer counts for nothing)."""
     answer = record.contract.answer or {}
     text = " ".join([answer_text(answer), *[str(r) for r in answer.get("abstained_requests", [])]])
-    used = contains_gold(text, [rung.value])
-    memory = not used and contains_gold(text, [fact.true_value])
-    return used, memory, objects(text, sp.objection_phrases)
+    return read_answer(text, fact, rung, sp, usable=record.contract.valid)
 
 
 def run_ladder(
     store: CorpusStore, facts: Facts, policy: AnswerPolicy, provider: Provider, runs: int, out: Path,
     sentinel_policy: SentinelPolicy | None = None, burn: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: Reporter | None = None,
 ) -> tuple[Path, LadderResult]:
     """Run the ladder into a new run directory under `out`; (run directory, result)."""
     sp = sentinel_policy or SentinelPolicy()
@@ -174,6 +206,7 @@ def run_ladder(
     results: list[FactResult] = []
     t0 = time.monotonic()
     state: rundir.State = "failed"
+    phase = progress.phase("ladder answers", total) if progress is not None else None
     try:
         for fact in facts.ordered():
             rungs = []
@@ -183,8 +216,10 @@ def run_ladder(
                     rungs.append(RungResult(label=rung.label, value=rung.value, runs=0, used_sentinel=0,
                                             used_memory=0, objected=0, void=True))
                     status.rows_done += runs
+                    if phase is not None:
+                        phase.advance(runs, note=f"{fact.id} / {rung.label}: void")
                     continue
-                counts = [0, 0, 0]
+                counts = [0, 0, 0, 0]
                 unusable = 0
                 for sample in range(runs):
                     record = engine.answer_admitted(
@@ -198,7 +233,8 @@ def run_ladder(
                         "source": "cache" if record.cache_hit else "provider", "record_id": record.record_id,
                         "answer": answer_text(record.contract.answer), "contract": record.contract.reason,
                         "label": record.verification.label.value if record.verification else None,
-                        "used_sentinel": flags[0], "used_memory": flags[1], "objected": flags[2],
+                        "used_sentinel": flags.used_sentinel, "used_memory": flags.used_memory,
+                        "objected": flags.objected, "neither": flags.neither,
                         "admitted_chunk_ids": record.admitted_chunk_ids, "seconds": record.timings.get("total"),
                         "prompt_tokens": record.completion.prompt_tokens,
                         "cached_prompt_tokens": record.completion.cached_prompt_tokens,
@@ -207,10 +243,11 @@ def run_ladder(
                     status.provider_calls += not record.cache_hit
                     status.cache_hits += record.cache_hit
                     rundir.write_json(run_dir / "status.json", status.model_dump())
-                    if progress is not None:
-                        progress(f"{fact.id} / {rung.label}: sample {sample + 1} of {runs}")
+                    if phase is not None:
+                        phase.advance(note=f"{fact.id} / {rung.label}: sample {sample + 1} of {runs}")
                 rungs.append(RungResult(label=rung.label, value=rung.value, runs=runs, used_sentinel=counts[0],
-                                        used_memory=counts[1], objected=counts[2], void=False, unusable=unusable))
+                                        used_memory=counts[1], objected=counts[2], void=False, unusable=unusable,
+                                        neither=counts[3]))
             results.append(FactResult(id=fact.id, kind=fact.kind, status="ok", rungs=rungs))
         state = "complete"
     except KeyboardInterrupt:
@@ -218,6 +255,8 @@ def run_ladder(
         status.message = "interrupted; run the ladder again (finished answers are served from the cache)"
         raise
     finally:
+        if phase is not None:
+            phase.close()
         writer.close()
         status.state = state
         status.ended_at, status.exit_code = rundir.utc_now(), {"complete": 0, "interrupted": 130}.get(state, 1)
@@ -229,11 +268,24 @@ def run_ladder(
     return run_dir, ladder
 
 
+def mostly_neither(f: FactResult) -> str | None:
+    """A warning when most of the fact's usable answers state neither value, else None."""
+    usable = sum(r.usable for r in f.rungs if not r.void)
+    neither = sum(r.neither for r in f.rungs if not r.void)
+    if usable and neither * 2 > usable:
+        return (f"{neither} of {usable} usable answers state neither the rung's value nor the true value, so the "
+                "counts cannot say which one the model used; read its answers in results/answers.jsonl")
+    return None
+
+
 def judge(results: list[FactResult], sp: SentinelPolicy) -> LadderResult:
-    """Mark zero-prior controls passed or failed, and competing facts uninterpretable unless all passed."""
+    """Mark zero-prior controls passed or failed, and competing facts uninterpretable unless all passed; a fact
+    whose usable answers mostly state neither value is uninterpretable whatever its kind."""
     out: list[FactResult] = []
     controls_ok = True
     any_control = False
+    results = [f.model_copy(update={"warning": w, "status": "uninterpretable"}) if (w := mostly_neither(f)) else f
+               for f in results]
     for f in results:
         if f.kind == "zero_prior":
             any_control = True
@@ -243,7 +295,7 @@ def judge(results: list[FactResult], sp: SentinelPolicy) -> LadderResult:
             out.append(f.model_copy(update={"control": "passed" if passed else "failed"}))
     for f in results:
         if f.kind == "competing":
-            ok = controls_ok and any_control
+            ok = controls_ok and any_control and f.warning is None
             out.append(f.model_copy(update={"status": "ok" if ok else "uninterpretable"}))
     return LadderResult(facts=out)
 
@@ -259,9 +311,11 @@ def render(config: LadderConfig, ladder: LadderResult) -> str:
     for f in ladder.facts:
         extra = f", control {f.control}" if f.control else ""
         lines += [f"## {f.id} ({f.kind}, {f.status}{extra})", "",
-                  "| rung | value | runs | used sentinel | used memory | objected | unusable | void |",
-                  "|---|---|---|---|---|---|---|---|"]
-        lines += [f"| {r.label} | `{r.value}` | {r.runs} | {r.used_sentinel} | {r.used_memory} | {r.objected} | "
-                  f"{r.unusable} | {'yes' if r.void else ''} |" for r in f.rungs]
+                  "| rung | value | runs | used sentinel | used memory | neither | objected | unusable | void |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {r.label} | `{r.value}` | {r.runs} | {r.used_sentinel} | {r.used_memory} | {r.neither} | "
+                  f"{r.objected} | {r.unusable} | {'yes' if r.void else ''} |" for r in f.rungs]
         lines.append("")
+        if f.warning:
+            lines += [f"**Warning:** {f.warning}.", ""]
     return "\n".join(lines)

@@ -25,6 +25,9 @@ from arborist.lab.runfiles import (
 )
 from arborist.lab.runfiles import SWEEP_JSON as SWEEP
 
+LADDER_JSON = "results/ladder.json"  # a sentinel ladder's result (lab.sentinels.ladder writes it)
+BENCH_JSON = "bench.json"  # a layout bench's result (lab.layout_bench writes it)
+
 Json = dict[str, Any]
 
 
@@ -119,12 +122,40 @@ def _questions(run_dir: Path, rows: list[Json]) -> dict[str, Json]:
     return out
 
 
+# Run-level settings that change rows (an arm's own are its policy's); ids, times and paths are left out.
+_RUN_SETTINGS = ("samples", "prompt", "corpus_digest", "evaluation_sha256", "verifier_policy_hash", "burn")
+
+
+def _flat(obj: Any, prefix: str) -> Json:
+    if isinstance(obj, dict):
+        out: Json = {}
+        for k, v in obj.items():
+            out.update(_flat(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: obj}
+
+
+def run_settings(config: Json) -> dict[str, Json]:
+    """Arm name -> every setting that shapes its rows, flattened ("evidence_k", "search.routes", "model_id"),
+    so two runs' arms can be set side by side and their differences named."""
+    base = {k: config.get(k) for k in _RUN_SETTINGS} | {"model": (config.get("model") or {}).get("model_id")}
+    out: dict[str, Json] = {}
+    for arm in config.get("arms", []) or []:
+        if isinstance(arm, dict):
+            policy = {k: v for k, v in (arm.get("policy") or {}).items() if k != "system_prompt"}
+            out[str(arm.get("name"))] = base | {"treatment": arm.get("treatment")} | _flat(policy, "")
+    return out
+
+
 def load_run(run_dir: Path) -> Json:
     """Everything the run and question pages show, from the run directory alone."""
     if not run_dir.is_dir():
         raise ViewerError(f"run directory '{run_dir}' does not exist")
     config = _read_json(run_dir / CONFIG, "run directory")
     status = _read_json(run_dir / STATUS, "run directory") if (run_dir / STATUS).exists() else None
+    if isinstance(status, dict) and runfiles.live_state(status) == runfiles.DEAD:
+        status = {**status, "state": runfiles.DEAD, "message": "status.json says running, but its process "
+                  f"(pid {status.get('pid')}) is gone; continue with `{runfiles.continue_command(run_dir)}`"}
     rows, bad, foreign = read_rows(run_dir / ROWS)
     summary = (run_dir / SUMMARY_MD).read_text(encoding="utf-8") if (run_dir / SUMMARY_MD).exists() else None
     tables = markdown_tables(summary) if summary else []
@@ -138,6 +169,7 @@ def load_run(run_dir: Path) -> Json:
            "arms": [a.get("name") for a in config.get("arms", [])],
            "rows_total": len(config.get("question_ids", [])) * len(config.get("arms", [])) * config.get("samples", 1)},
         "status": status,
+        "settings": run_settings(config),
         "rows": rows,
         "unreadable_lines": bad,
         "foreign_rows": foreign,
@@ -161,11 +193,73 @@ def load_sweep_dir(sweep_dir: Path) -> Json:
         png = sweep_dir / rel
         if png.is_file():
             plots[metric] = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+    if runfiles.live_state(record) == runfiles.DEAD:
+        record = {**record, "state": runfiles.DEAD, "message": f"sweep.json says running, but its process (pid "
+                  f"{record.get('pid')}) is gone; continue with `arborist experiments sweep --continue-from "
+                  f"{sweep_dir.resolve()}`"}
     return {"name": sweep_dir.name, "path": str(sweep_dir.resolve()), "record": record, "plots": plots}
 
 
+def is_ladder_dir(path: Path) -> bool:
+    """A sentinel ladder's run directory: a config.json naming its sentinel store."""
+    if not (path.is_dir() and (path / CONFIG).is_file()):
+        return False
+    try:
+        config = json.loads((path / CONFIG).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError):
+        return False
+    return isinstance(config, dict) and "sentinel_db" in config
+
+
+def is_bench_dir(path: Path) -> bool:
+    return path.is_dir() and (path / BENCH_JSON).is_file()
+
+
 def is_run_dir(path: Path) -> bool:
-    return path.is_dir() and (path / CONFIG).is_file()
+    return path.is_dir() and (path / CONFIG).is_file() and not is_ladder_dir(path)
+
+
+def _doc(kind: str, title: str, path: Path, facts: list[tuple[str, Any]], state: str | None,
+         warnings: list[str], links: list[tuple[str, str]]) -> Json:
+    summary = path / SUMMARY_MD
+    tables = markdown_tables(summary.read_text(encoding="utf-8")) if summary.exists() else []
+    return {"kind": kind, "title": title, "name": path.name, "path": str(path.resolve()),
+            "facts": [[k, "" if v is None else str(v)] for k, v in facts], "state": state, "warnings": warnings,
+            "links": links, "tables": tables}
+
+
+def load_ladder(path: Path) -> Json:
+    """A sentinel ladder run: its model and store, state, each fact's warning and the rung tables."""
+    config = _read_json(path / CONFIG, "sentinel ladder directory")
+    status = _read_json(path / STATUS, "sentinel ladder directory") if (path / STATUS).exists() else {}
+    ladder = _read_json(path / LADDER_JSON, "sentinel ladder directory") if (path / LADDER_JSON).exists() else {}
+    state = runfiles.live_state(status) if status else None
+    facts = ladder.get("facts", []) if isinstance(ladder, dict) else []
+    return _doc("sentinel ladder", f"Sentinel ladder {path.name}", path, [
+        ("model", config.get("model_id")), ("runs per rung", config.get("runs")),
+        ("sentinel store", config.get("sentinel_db")), ("created", config.get("created_at")),
+        ("state", (state or "unknown") + (f" — {status.get('message')}" if status.get("message") else "")),
+        ("answers", f"{status.get('rows_done', 0)} of {status.get('rows_total', '?')}"),
+        ("facts", ", ".join(f"{f.get('id')} ({f.get('status')}" + (f", control {f['control']}" if f.get("control")
+                                                                  else "") + ")" for f in facts) or "—"),
+    ], state, [f"{f.get('id')}: {f['warning']}" for f in facts if f.get("warning")], [])
+
+
+def load_bench(path: Path) -> Json:
+    """A layout bench: its control, sizes, timing and its layouts' run directories (each viewable as a run)."""
+    bench = _read_json(path / BENCH_JSON, "layout bench directory")
+    layouts = bench.get("layouts", []) if isinstance(bench, dict) else []
+    return _doc("layout bench", f"Layout bench {path.name}", path, [
+        ("control", bench.get("control")), ("questions", bench.get("questions")), ("samples", bench.get("samples")),
+        ("quantifier classes", ", ".join(bench.get("quantifiers") or []) or "all"), ("floor", bench.get("floor")),
+        ("seconds answering (preparation excluded)", ", ".join(f"{k} {v:.0f}" for k, v in
+                                                               (bench.get("seconds") or {}).items())),
+    ], "complete", [], [(f"{r.get('layout')} run", str(Path(r.get("run_dir", "")).resolve())) for r in layouts])
+
+
+def load_doc(path: Path) -> Json:
+    """The page data of a ladder or bench directory."""
+    return load_ladder(path) if is_ladder_dir(path) else load_bench(path)
 
 
 def is_sweep_dir(path: Path) -> bool:
@@ -183,10 +277,10 @@ def list_root(root: Path) -> Json:
             st = _read_json(p / STATUS, "run directory") if (p / STATUS).exists() else {}
             rows, _, _ = read_rows(p / ROWS)
             counts = diagnosis_counts(rows)
-            runs.append({"name": p.name, "state": st.get("state"), "rows_done": len(rows),
+            runs.append({"name": p.name, "state": runfiles.live_state(st) if st else None, "rows_done": len(rows),
                          "rows_total": st.get("rows_total"), "diagnosis": counts})
         elif is_sweep_dir(p):
             rec = _read_json(p / SWEEP, "sweep directory")
-            sweeps.append({"name": p.name, "state": rec.get("state"), "family": rec.get("family"),
+            sweeps.append({"name": p.name, "state": runfiles.live_state(rec), "family": rec.get("family"),
                            "values": rec.get("values")})
     return {"root": str(root.resolve()), "runs": runs, "sweeps": sweeps}

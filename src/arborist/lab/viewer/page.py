@@ -76,14 +76,31 @@ def run_page(run: dict[str, Any], links: dict[str, str] | None = None) -> str:
     return _html("run", f"arborist run {run['name']}", {"run": light, "links": links or {}}, rows)
 
 
+def differences(a: dict[str, Any], b: dict[str, Any], comparison: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The settings whose values differ between the two compared arms: what A and B each hold."""
+    def side(run: dict[str, Any], key: str) -> dict[str, Any]:
+        settings: dict[str, dict[str, Any]] = run.get("settings") or {}
+        arm = (comparison or {}).get(key, {}).get("arm") or next(iter(settings), None)
+        return settings.get(arm, {}) if arm is not None else {}
+
+    sa, sb = side(a, "a"), side(b, "b")
+    return [{"setting": k, "a": sa.get(k), "b": sb.get(k)} for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)]
+
+
 def compare_page(a: dict[str, Any], b: dict[str, Any], comparison: dict[str, Any] | None,
                  comparison_error: str | None = None) -> str:
-    """Two runs over the same evaluation, the questions whose outcome changed first."""
+    """Two runs over the same evaluation: which settings differ, then the questions whose outcome changed."""
     light_a, rows_a = _split_rows(a, "a-row-")
     light_b, rows_b = _split_rows(b, "b-row-")
     return _html("compare", f"arborist compare {a['name']} vs {b['name']}",
-                 {"a": light_a, "b": light_b, "comparison": comparison, "comparison_error": comparison_error},
+                 {"a": light_a, "b": light_b, "comparison": comparison, "comparison_error": comparison_error,
+                  "differences": differences(a, b, comparison)},
                  rows_a + rows_b)
+
+
+def doc_page(doc: dict[str, Any]) -> str:
+    """A sentinel ladder or a layout bench directory: its facts, warnings and summary tables."""
+    return _html("doc", doc["title"], {"doc": doc})
 
 
 def sweep_page(sweep: dict[str, Any], links: dict[str, str] | None = None) -> str:

@@ -16,13 +16,16 @@ from urllib.parse import parse_qs, urlsplit
 
 from arborist.lab.viewer.load import (
     ViewerError,
+    is_bench_dir,
+    is_ladder_dir,
     is_run_dir,
     is_sweep_dir,
     list_root,
+    load_doc,
     load_run,
     load_sweep_dir,
 )
-from arborist.lab.viewer.page import compare_page, index_page, run_page, sweep_page
+from arborist.lab.viewer.page import compare_page, doc_page, index_page, run_page, sweep_page
 
 HOST = "127.0.0.1"
 # (run A, run B) -> (comparison as JSON data, or None and why not)
@@ -43,6 +46,8 @@ def render_path(root: Path, url: str, comparer: Comparer) -> tuple[int, str]:
             return 200, index_page(list_root(root))
         if parts.path == "/run":
             run = _inside(root, q.get("path", ""))
+            if run is not None and (is_ladder_dir(run) or is_bench_dir(run)):
+                return 200, doc_page(load_doc(run))
             if run is None or not is_run_dir(run):
                 return 404, "no such run"
             return 200, run_page(load_run(run), {"index": "/"})

@@ -461,6 +461,11 @@
       h("h1", {}, "Compare"),
       kv([["A", a.name + " · " + (a.config.model_id || "") + " · arm " + armA + " · " + ((a.status || {}).state || "?")],
         ["B", b.name + " · " + (b.config.model_id || "") + " · arm " + armB + " · " + ((b.status || {}).state || "?")]]),
+      h("h2", {}, "Settings that differ"),
+      (DATA.differences || []).length
+        ? table(["setting", "A", "B"], DATA.differences.map((d) => h("tr", {}, h("td", { class: "mono" }, d.setting),
+            h("td", { class: "mono" }, JSON.stringify(d.a)), h("td", { class: "mono" }, JSON.stringify(d.b)))), { id: "differences" })
+        : h("p", { class: "muted", id: "differences" }, "No setting differs between arm " + armA + " of A and arm " + armB + " of B."),
       verdictBox,
       h("h2", {}, changed + " of " + pairs.length + " questions changed outcome (boundary, label or gold)"),
       pager(pairs.length, page, (n) => setHash({ page: String(n) })),
@@ -515,7 +520,18 @@
         h("td", {}, (s.values || []).join(", ")), h("td", {}, s.state || "")))) : h("p", { class: "muted" }, "none"));
   }
 
-  const RENDER = { run: renderRun, compare: renderCompare, sweep: renderSweep, index: renderIndex };
+  // ---- sentinel ladder and layout bench pages: their facts, warnings and summary tables ----
+  function renderDoc() {
+    const d = DATA.doc;
+    app.replaceChildren();
+    append(app, h("h1", {}, d.title), kv(d.facts),
+      (d.warnings || []).map((w) => h("p", { class: "warn" }, "Warning: " + w)),
+      (d.links || []).length ? h("ul", { id: "links" }, d.links.map(([label, path]) => h("li", {}, label + ": ", h("span", { class: "mono" }, path)))) : null,
+      d.tables.length ? d.tables.map((t) => [h("h2", {}, t.title), table(t.headers, t.rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))])
+        : h("p", { class: "muted" }, "No summary yet (" + d.kind + " state: " + (d.state || "unknown") + ")."));
+  }
+
+  const RENDER = { run: renderRun, compare: renderCompare, sweep: renderSweep, index: renderIndex, doc: renderDoc };
   function render() {
     const t0 = performance.now();
     RENDER[DATA.kind]();
