@@ -34,6 +34,7 @@ from arborist.prompting.modes import PROMPT_VERSION
 from arborist.retrieval.search import SearchSettings
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import PolicyError, VerifierPolicy, verifier_policy_hash
+from arborist.verify.policy import rule_tables_digest
 
 MODEL_ID = "scripted:scripted"
 LEXICAL = SearchSettings(routes=("bm25", "title", "phrase"))
@@ -179,9 +180,9 @@ def test_policy_hash_formats() -> None:
     expected = hashlib.sha256(GOVERNANCE_TAG.encode() + b"\x00" + canonical_json(pol.model_dump(mode="json")).encode())
     assert governance_policy_hash(pol) == "sha256:" + expected.hexdigest()
     v = VerifierPolicy()
-    body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION}
+    body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION, "rules": rule_tables_digest()}
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/28\0" + payload.encode()).hexdigest()
+    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/29\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON
     assert tagged_digest("a", {}) != tagged_digest("b", {})
     assert governance_policy_hash(pol) != verifier_policy_hash(v)

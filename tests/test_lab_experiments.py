@@ -18,6 +18,7 @@ import pytest
 from click.testing import Result
 
 from arborist.cli import lab_cmd
+from arborist.entailment import default_spec
 from arborist.errors import InputError, StoreError
 from arborist.lab import rundir
 from arborist.lab.checks import validate_run
@@ -370,7 +371,8 @@ def test_cli_sweep_then_compare_two_of_its_cells(
     record = json.loads((sweep_dir / SWEEP_JSON).read_text())  # as written before requests carried the verifier
     old = {k: v for k, v in record["request"].items() if k != "verifier"}
     assert stored_request({**old, "demote_missed_answer": True}).verifier == VerifierPolicy(demote_missed_answer=True)
-    assert stored_request(record["request"]).verifier == VerifierPolicy(answerability_threshold=0.3)
+    assert stored_request(record["request"]).verifier == VerifierPolicy(answerability_threshold=0.3,
+                                                                        entailment=default_spec())
     (sweep_dir / SWEEP_JSON).write_text(json.dumps({**record, "request": {**old, "demote_missed_answer": False}}))
     again = run_cli("experiments", "sweep", "--continue-from", sweep_dir, "--json")
     assert again.exit_code == 0, again.stderr
