@@ -13,8 +13,9 @@ policy overrides, values read as JSON):
 - squad: N SQuAD v1.1 questions (../shared/data/squad-single-hop), seeded,
   one per paragraph, chosen among those whose gold answer occurs in no other
   paragraph (so leaving the gold paragraph out really removes the answer);
-- squad-unanswerable: the same N questions, asked of a store that holds every
-  paragraph except their gold ones.
+- squad-unanswerable: the same N questions, each asked of a store that holds
+  every article except its gold one (not only the gold paragraph: another
+  paragraph of the same article often answers it).
 
 Per set it prints the verifier label against "right": the answer contains
 the gold (the lenient string match of bench/answer_quality.py on what the
@@ -34,12 +35,16 @@ import argparse
 import contextlib
 import json
 import random
+import sqlite3
 import statistics
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from _common import require_shared_data
 from arborist.answer.pipeline import answer_question
@@ -47,6 +52,7 @@ from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
+from arborist.entailment import spec_for
 from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
@@ -85,11 +91,24 @@ def squad_questions(n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[
     return docs, chosen
 
 
-def build_store(work: Path, name: str, docs: list[dict[str, Any]]) -> Path:
+def build_store(work: Path, name: str, docs: list[dict[str, Any]], vectors_from: Path | None = None) -> Path:
+    """A store of `docs`; with `vectors_from`, a store holding the same chunks (content-addressed ids), its
+    vectors are copied rather than computed again (a withheld-article store is the full one less an article)."""
     corpus = work / f"{name}.json"
     corpus.write_text(json.dumps(docs), encoding="utf-8")
     db = work / f"{name}.db"
-    ingest_paths(db, [corpus], ChunkingSettings())
+    ingest_paths(db, [corpus], ChunkingSettings(), embed=vectors_from is None)
+    if vectors_from is not None:
+        with closing(sqlite3.connect(f"file:{vectors_from}?mode=ro", uri=True)) as src:
+            known = {(cid, model): vec for cid, model, vec in src.execute(
+                "SELECT c.chunk_id, v.model, v.vec FROM vectors v JOIN chunks c ON c.id = v.chunk_rowid")}
+        with open_store(db) as store:
+            for model in {m for _, m in known}:
+                rows = [(rowid, cid, text) for rowid, cid, _, text in store.chunks_without_vectors(model)
+                        if (cid, model) in known]
+                if rows:
+                    matrix = np.stack([np.frombuffer(known[(cid, model)], np.float32) for _, cid, _ in rows])
+                    store.put_vectors(model, rows, matrix)
     return db
 
 
@@ -103,13 +122,17 @@ def plan(sets: list[str], n: int, seed: int, work: Path) -> list[tuple[str, Path
         out.append(("demo", db, [{"id": r["id"], "question": r["question"], "answers": r["answers"]} for r in rows]))
     if "squad" in sets or "squad-unanswerable" in sets:
         docs, questions = squad_questions(n, seed)
+        full = build_store(work, "squad", docs)
         if "squad" in sets:
-            out.append(("squad", build_store(work, "squad", docs), questions))
+            out.append(("squad", full, questions))
         if "squad-unanswerable" in sets:
-            gold = {q["gold"] for q in questions}
-            kept = [d for d in docs if d["id"] not in gold]
-            unanswerable = [{**q, "answers": []} for q in questions]
-            out.append(("squad-unanswerable", build_store(work, "squad-heldout", kept), unanswerable))
+            titles = {d["id"]: d["title"] for d in docs}
+            by_article: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            for q in questions:
+                by_article[titles[q["gold"]]].append({**q, "answers": []})
+            for k, (title, asked) in enumerate(sorted(by_article.items())):
+                kept = [d for d in docs if d["title"] != title]
+                out.append(("squad-unanswerable", build_store(work, f"squad-without-{k}", kept, full), asked))
     return out
 
 
@@ -205,6 +228,8 @@ def main() -> None:
                     help="answer-policy override, e.g. quote_schema=sentences (repeatable)")
     ap.add_argument("--verifier", dest="verifier_policy", action="append", default=[], metavar="KEY=VALUE",
                     help="verifier-policy override, e.g. reanchor_quotes=false (repeatable)")
+    ap.add_argument("--entailment", choices=("none", "local"), default="none",
+                    help="verify with the shipped entailment judge (local) or the rules alone (none)")
     ap.add_argument("--records", type=Path, help="append every answer record here (JSONL)")
     ap.add_argument("--from-records", type=Path, nargs="+", help="re-verify stored records; no model call")
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
@@ -213,7 +238,7 @@ def main() -> None:
                     "store contents (corpus digest) and governance policy; re-verified under the current verifier")
     args = ap.parse_args()
     try:
-        verifier = VerifierPolicy(**overrides(args.verifier_policy))
+        verifier = VerifierPolicy(**{**overrides(args.verifier_policy), "entailment": spec_for(args.entailment)})
     except PolicyError as exc:
         ap.error(f"--verifier: {exc}")
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
@@ -222,11 +247,12 @@ def main() -> None:
         work = args.out or Path(tempfile.mkdtemp(prefix="arborist-grounding-"))
         work.mkdir(parents=True, exist_ok=True)
         with contextlib.ExitStack() as opened:
-            stores = {name: opened.enter_context(open_store(db)) for name, db, _ in plan(list(SETS), args.n, args.seed, work)}
+            stores = {(name, q["id"]): opened.enter_context(open_store(db))
+                      for name, db, asked in plan(list(SETS), args.n, args.seed, work) for q in asked}
             for path in args.from_records:
                 for item, stored in stored_records(path):
                     grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
-                    weights = corpus_weights(stores[item["set"]], stored.question)
+                    weights = corpus_weights(stores[(item["set"], item["q"]["id"])], stored.question)
                     grouped[f"{item['set']} ({path.name}, current verifier)"].append(
                         (item["q"], verify_record(stored, verifier, weights)))
         for name in sorted(grouped):
@@ -242,6 +268,7 @@ def main() -> None:
             reusable[(item["set"], item["q"]["id"], stored.corpus_digest, stored.governance_policy_hash)] = stored
     for name, db, questions in plan(args.sets, args.n, args.seed, work):
         with open_store(db) as store:
+            done = sum(len(v) for k, v in grouped.items() if k == name)
             digest, governance = store.digest(), governance_policy_hash(policy)
             for i, q in enumerate(questions, 1):
                 old = reusable.get((name, q["id"], digest, governance))
@@ -249,7 +276,7 @@ def main() -> None:
                 record = verify_record(answered, verifier, corpus_weights(store, q["question"]))
                 assert record.verification is not None
                 grouped[name].append((q, record))
-                print(f"{name} {i}/{len(questions)} {q['id']}: {record.verification.label.value} "
+                print(f"{name} {done + i} {q['id']}: {record.verification.label.value} "
                       f"right={right(record, q['answers']) if q['answers'] else '-'} "
                       f"{record.timings.get('total', 0):.1f} s", flush=True)
                 if args.records:
