@@ -346,7 +346,7 @@ def test_raw_sqlite_cannot_update_or_delete_events(run_cli: Run, db: Path) -> No
 def test_audit_log_limit_json_lists_the_newest_oldest_first(run_cli: Run, db: Path) -> None:
     found = _three_events(run_cli, db)
     query_json(run_cli, db)  # a fourth
-    result = run_cli("audit", "log", "--db", db, "--limit", "2", "--json")
+    result = run_cli("audit", "log", "--db", db, "--last", "2", "--json")
     assert result.exit_code == 0, result.output
     listed = json.loads(result.stdout)
     assert [e["seq"] for e in listed] == [3, 4]
@@ -369,11 +369,11 @@ def test_audit_log_text(run_cli: Run, db: Path) -> None:
     assert len(lines) == 3
     assert "cache" in lines[1] and "fresh" in lines[2] and "PROVIDER_ERROR" in lines[2]
     assert found[0].hash[:23] in lines[0]
-    assert len(run_cli("audit", "log", "--db", db, "--limit", "1").stdout.splitlines()) == 1
+    assert len(run_cli("audit", "log", "--db", db, "--last", "1").stdout.splitlines()) == 1
 
 
 def test_audit_log_limit_must_be_positive(run_cli: Run, db: Path) -> None:
-    result = run_cli("audit", "log", "--db", db, "--limit", "0")
+    result = run_cli("audit", "log", "--db", db, "--last", "0")
     assert result.exit_code == 2
 
 

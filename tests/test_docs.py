@@ -9,21 +9,17 @@ import pytest
 from click.testing import CliRunner
 
 from arborist.cli import cli
+from cli_walk import walk
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
 
-def _commands(group: click.Group, prefix: str = "arborist") -> list[tuple[str, click.Command]]:
-    out = []
-    for name, command in sorted(group.commands.items()):
-        path = f"{prefix} {name}"
-        out.append((path, command))
-        if isinstance(command, click.Group):
-            out.extend(_commands(command, path))
-    return out
+def _commands() -> list[tuple[str, click.Command]]:
+    """Every command, found as `--help` finds them (the lazy tables included)."""
+    return [(" ".join(("arborist", *path)), command) for path, command in walk()]
 
 
-@pytest.mark.parametrize(("path", "command"), _commands(cli), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(("path", "command"), _commands(), ids=lambda v: v if isinstance(v, str) else "")
 def test_every_command_is_in_the_readme_and_has_help(path: str, command: click.Command) -> None:
     assert path in README, f"README does not mention `{path}`"
     result = CliRunner().invoke(cli, [*path.split()[1:], "--help"])

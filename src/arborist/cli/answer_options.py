@@ -32,7 +32,7 @@ from arborist.verify.judge import ENTAILMENT_KINDS
 __all__ = ["policy_option", "routes_option"]  # re-exported from policy_options
 
 MODEL_OPTIONS = [
-    click.option("--model", "model", default=None,
+    click.option("-m", "--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
     click.option("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
@@ -64,6 +64,9 @@ ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_thresho
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
+
+
+show_prompt_option = click.option("--show-prompt", is_flag=True, help="Print the exact messages sent to the model.")
 
 
 def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
