@@ -255,7 +255,7 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert "where the gold was lost, A -> B: none -> generation 1; same boundary 2" in render(c)
     assert compare_runs(a, b, metric="valid").delta == 0.0
     assert "verifier" not in compare_runs(a, b, metric="strict").note
-    relabelled, _, _ = do_run(request(tmp_path, inputs, verifier=VerifierPolicy(demote_missed_answer=True)))  # from the cache, other verifier
+    relabelled, _, _ = do_run(request(tmp_path, inputs, verifier=VerifierPolicy(title_relevance=False)))  # from the cache, other verifier
     assert "labelled by different verifier policies" in compare_runs(a, relabelled, metric="strict").note
     assert compare_runs(a, relabelled, metric="gold").note == ""  # the verifier does not touch gold
     comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured

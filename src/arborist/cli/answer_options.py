@@ -26,6 +26,7 @@ from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
 from arborist.policy.answer import AnswerPolicy
+from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
 from arborist.verify.judge import ENTAILMENT_KINDS
 
@@ -40,7 +41,8 @@ MODEL_OPTIONS = [
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
-# A verifier knob, not an answer-policy one: toggling it re-verifies a cached answer, never regenerates it.
+# The missed-answer guard's knob (its own answerability policy and hash): toggling it re-audits a cached answer,
+# never regenerates it, and changes neither the verifier's hash nor the governance hash.
 _DEMOTE = click.option("--demote-missed-answer", is_flag=True,
                        help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label).")
 _RULE13 = VerifierPolicy.model_fields["answerability_threshold"]
@@ -114,7 +116,7 @@ def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
 def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
     """The verifier knobs `query`, `ask` and the lab take: toggling them re-verifies a cached answer, never
     regenerates it."""
-    return VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"],
+    return VerifierPolicy(answerability=AnswerabilityPolicy(demote_missed_answer=opts["demote_missed_answer"]),
                           answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts))
 
 

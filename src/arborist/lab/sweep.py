@@ -154,7 +154,7 @@ def stored_request(data: dict[str, Any]) -> RunRequest:
     holds its one verifier knob, `demote_missed_answer`, on its own: kept, not silently dropped."""
     if "demote_missed_answer" in data:
         data = dict(data)
-        data["verifier"] = {"demote_missed_answer": data.pop("demote_missed_answer")}
+        data["verifier"] = {"answerability": {"demote_missed_answer": data.pop("demote_missed_answer")}}
     return _REQUEST.validate_python(data)
 
 
