@@ -53,12 +53,12 @@ def dataset_names(text: str) -> list[str]:
 
 
 def import_dataset(name: str, data: Path, work: Path) -> Path:
-    """`arborist datasets import` of one development set into work/data/<name> (once): its folder."""
+    """`arborist lab import-dataset` of one development set into work/data/<name> (once): its folder."""
     questions, corpus = DATASETS[name]
     out = work / "data" / name
     if not (out / "evaluation.json").exists():
-        extra = ["--corpus", str(data / corpus)] if corpus else []
-        arborist_cli("datasets", "import", name, "--questions", str(data / questions), *extra, "--out", str(out))
+        extra = ["--dataset-corpus", str(data / corpus)] if corpus else []
+        arborist_cli("lab", "import-dataset", name, "--questions", str(data / questions), *extra, "--out", str(out))
     return out
 
 
@@ -84,8 +84,8 @@ def prepare_set(name: str, data: Path, work: Path, embed: bool = True) -> tuple[
     questions, corpus = DATASETS[name]
     out = work / name
     if not (out / "evaluation.json").exists():
-        extra = ["--corpus", str(data / corpus)] if corpus else []
-        arborist_cli("datasets", "import", name, "--questions", str(data / questions), *extra, "--out", str(out))
+        extra = ["--dataset-corpus", str(data / corpus)] if corpus else []
+        arborist_cli("lab", "import-dataset", name, "--questions", str(data / questions), *extra, "--out", str(out))
     db = out / "store.db"
     arborist_cli("ingest", str(out / "corpus.json"), "--db", str(db), *([] if embed else ["--no-embed"]))
     return db, out / "evaluation.json", out / "corpus.json"

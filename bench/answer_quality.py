@@ -4,7 +4,7 @@ Usage: .venv/bin/python bench/answer_quality.py [--dataset musique|squad-single-
            [--profiles qwen2.5-1.5b qwen2.5-0.5b] [--modes quote claim_lattice claim_lattice_pointer]
            [--work DIR] [-- extra options for `answer-quality run`]
 
-A thin driver over the lab: one `arborist experiments answer-quality run`
+A thin driver over the lab: one `arborist lab run`
 per profile with every mode as an arm, then one table from the runs'
 summaries. Every figure, the diagnosis per row and the label-vs-gold table
 (do STRICT answers state the gold answer more often than UNGROUNDED ones?)

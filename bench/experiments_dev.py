@@ -5,17 +5,17 @@ Usage: .venv/bin/python bench/experiments_dev.py [--datasets musique,hotpotqa,sq
                                                  [--families evidence-k,context-runes,prompt]
                                                  [-- extra options for every sweep]
 
-For each dataset (imported from ../shared/data with `arborist datasets import`):
-1. `experiments sweep --family evidence-k=1,3,5,8,12`;
-2. `experiments sweep --family context-runes=1500,3000,6000,24000,40000`;
-3. `experiments sweep --family prompt=baseline,multipart`, then
-   `experiments compare` of its two cells on gold, strict, valid and completeness;
+For each dataset (imported from ../shared/data with `arborist lab import-dataset`):
+1. `lab sweep --family evidence-k=1,3,5,8,12`;
+2. `lab sweep --family context-runes=1500,3000,6000,24000,40000`;
+3. `lab sweep --family prompt=baseline,multipart`, then
+   `lab compare` of its two cells on gold, strict, valid and completeness;
 4. (`--families ...,treatments`) one `answer-quality run` with
    `--evidence-order reversed --withhold-relevant --plant-falsehood`: request
    completeness, evidence-order sensitivity, withheld and planted outcomes;
 5. (`--families ...,pooled`) the default EvidenceK and prompt against every
    other value, pooled over the datasets' newest complete sweeps
-   (`experiments compare --also`), per dataset beside it.
+   (`lab compare --also`), per dataset beside it.
 Then (unless --no-repeat) the first dataset's EvidenceK sweep once more: every
 cell must come from the answer cache; its time is set against the same sweep's
 first run (the baseline of the ratio, measured in this invocation).
@@ -46,8 +46,8 @@ SHOWN = ("valid", "gold", "strict", "strict_right", "completeness", "admitted_ch
 
 
 def sweep(data: Path, work: Path, family: str, args: argparse.Namespace) -> tuple[float, Path, dict[str, Any]]:
-    cmd = [EXE, "experiments", "sweep", "--family", family, "--corpus", str(data / "corpus.json"),
-           "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "sweeps" / data.name),
+    cmd = [EXE, "lab", "sweep", "--family", family, "--corpus", str(data / "corpus.json"),
+           "--evaluation", str(data / "evaluation.json"), "--out", str(work / "sweeps" / data.name),
            "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
            *args.extra, "--json"]
     elapsed, result = cli_json(cmd, "sweep")
@@ -89,7 +89,7 @@ def compare(sweep_dir: Path, record: dict[str, Any]) -> None:
     print("\n| metric | baseline | multipart | delta (multipart - baseline) | 95% CI | McNemar p | paired | verdict |")
     print("|---|---|---|---|---|---|---|---|")
     for metric in ("gold", "strict", "valid", "completeness"):
-        out = subprocess.run([EXE, "experiments", "compare", str(runs["baseline"]), str(runs["multipart"]),
+        out = subprocess.run([EXE, "lab", "compare", str(runs["baseline"]), str(runs["multipart"]),
                               "--metric", metric, "--json"], capture_output=True, text=True, check=False)
         if out.returncode != 0:
             print(f"| {metric} | compare failed: {out.stderr.strip()} |")
@@ -116,7 +116,7 @@ def latest_sweep(work: Path, name: str, family: str) -> Path | None:
 
 def pooled(names: list[str], work: Path) -> None:
     """The shipped default against every other value, pooled over the datasets' newest complete sweeps
-    (`experiments compare --also`): a default must hold on the single-hop and the multi-hop sets together."""
+    (`lab compare --also`): a default must hold on the single-hop and the multi-hop sets together."""
     for family in ("evidence-k", "prompt"):
         default = SWEEP_FAMILIES[family].default
         cells: dict[str, dict[str, Path]] = {}
@@ -134,7 +134,7 @@ def pooled(names: list[str], work: Path) -> None:
         for value in values:
             pairs = [(c[default], c[value]) for c in cells.values()]
             for metric in ("gold", "strict"):
-                cmd = [EXE, "experiments", "compare", str(pairs[0][0]), str(pairs[0][1]), "--metric", metric, "--json"]
+                cmd = [EXE, "lab", "compare", str(pairs[0][0]), str(pairs[0][1]), "--metric", metric, "--json"]
                 for a, b in pairs[1:]:
                     cmd += ["--also", str(a), str(b)]
                 out = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -150,8 +150,8 @@ def pooled(names: list[str], work: Path) -> None:
 
 def treatments(data: Path, work: Path, args: argparse.Namespace) -> None:
     """One run with every treatment as a twin arm; prints completeness and the treatments' outcomes."""
-    cmd = [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
-           "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "treatments" / data.name),
+    cmd = [EXE, "lab", "run", "--corpus", str(data / "corpus.json"),
+           "--evaluation", str(data / "evaluation.json"), "--out", str(work / "treatments" / data.name),
            "--cache-directory", str(work / "cache"), "--model", args.model, "--limit", str(args.limit),
            "--evidence-order", "reversed", "--withhold-relevant", "--plant-falsehood", *args.extra, "--json"]
     elapsed, result = cli_json(cmd, "treatments run")

@@ -4,8 +4,8 @@ Usage: .venv/bin/python bench/lab_run.py [--dataset musique|squad-single-hop] [-
                                          [--model qwen2.5-1.5b] [--kill-at ROWS] [--work DIR]
                                          [-- extra options for `answer-quality run`]
 
-1. imports the dataset from ../shared/data (`arborist datasets import`);
-2. starts `arborist experiments answer-quality run` and kills it with
+1. imports the dataset from ../shared/data (`arborist lab import-dataset`);
+2. starts `arborist lab run` and kills it with
    SIGKILL once --kill-at rows are on disk (status stays `running`);
 3. continues it with --continue-from, timing the rest; validates;
 4. runs the same configuration again in a new run directory: every row is
@@ -40,17 +40,17 @@ def prepare(dataset: str, work: Path) -> Path:
         return out
     if dataset == "musique":
         args = ["musique", "--questions", str(data / "musique/questions.json"),
-                "--corpus", str(data / "musique/corpus.json")]
+                "--dataset-corpus", str(data / "musique/corpus.json")]
     else:
         args = ["squad", "--questions", str(data / "squad-single-hop/dev-v1.1-13-articles.json")]
-    subprocess.run([EXE, "datasets", "import", *args, "--out", str(out)], check=True)
+    subprocess.run([EXE, "lab", "import-dataset", *args, "--out", str(out)], check=True)
     return out
 
 
 def run_command(data: Path, work: Path, model: str, *extra: str) -> list[str]:
     """`answer-quality run` over an imported dataset, runs and cache under `work`."""
-    return [EXE, "experiments", "answer-quality", "run", "--corpus", str(data / "corpus.json"),
-            "--evaluation", str(data / "evaluation.json"), "--run-root", str(work / "runs"),
+    return [EXE, "lab", "run", "--corpus", str(data / "corpus.json"),
+            "--evaluation", str(data / "evaluation.json"), "--out", str(work / "runs"),
             "--cache-directory", str(work / "cache"), "--model", model, *extra]
 
 
@@ -110,9 +110,9 @@ def main() -> None:
     status = json.loads((first / "status.json").read_text())
     rows_before = sum(1 for _ in (first / "results/per-query.jsonl").open())
     print(f"killed: {first.name} after {killed_after:.0f} s, state {status['state']}, {rows_before} rows on disk")
-    cont_s, second = run([EXE, "experiments", "answer-quality", "run", "--continue-from", str(first),
+    cont_s, second = run([EXE, "lab", "run", "--continue-from", str(first),
                           "--cache-directory", str(args.work / "cache")])
-    check = subprocess.run([EXE, "experiments", "validate", str(second)], capture_output=True, text=True, check=False)
+    check = subprocess.run([EXE, "lab", "validate", str(second)], capture_output=True, text=True, check=False)
     print(check.stdout, end="")
     rows = [json.loads(line) for line in (second / "results/per-query.jsonl").open()]
     keys = {(r["query_id"], r["arm"], r["sample"]) for r in rows}

@@ -4,7 +4,7 @@ Usage: .venv/bin/python bench/layout_bench.py [--datasets squad,musique] [--limi
                                               [--work DIR] [--no-single] [--no-extract]
 
 For each dataset (imported from ../shared/data and ingested under --work):
-1. `arborist bench layouts --layouts tail,bookend,per_chunk --samples N --temperature 0.7` on the first
+1. `arborist lab layout-bench --layouts tail,bookend,per_chunk --samples N --temperature 0.7` on the first
    --limit questions, with a fresh answer cache: the table, violations and prompt-size buckets
    (its summary.md is printed);
 2. (unless --no-single) the same bench with `--samples 1`, again with a fresh cache: the baseline of
@@ -32,7 +32,7 @@ EXTRACTION = "ALL,COMPREHENSIVE,OPEN_REQUEST"
 def bench(db: Path, evaluation: Path, out: Path, layouts: str, samples: int, limit: int,
           *extra: str) -> tuple[float, dict]:
     """One `bench layouts` with its own fresh cache: (wall seconds, its --json output)."""
-    cmd = [EXE, "bench", "layouts", "--db", str(db), "--evaluation", str(evaluation), "--layouts", layouts,
+    cmd = [EXE, "lab", "layout-bench", "--db", str(db), "--evaluation", str(evaluation), "--layouts", layouts,
            "--samples", str(samples), "--temperature", "0.7", "--mode", "claim_lattice", "--limit", str(limit),
            "--cache-directory", str(out / "cache"), "--out", str(out), *extra, "--json"]
     return cli_json(cmd, "bench layouts")

@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/retrieval_quality.py [--k 10] [--out DIR]
 
-For SQuAD single-hop, MuSiQue and HotpotQA in ../shared/data: `arborist datasets import` ->
+For SQuAD single-hop, MuSiQue and HotpotQA in ../shared/data: `arborist lab import-dataset` ->
 `arborist ingest` -> evaluate arborist's fused list and each route alone,
 and bm25s (English stopwords, Snowball stemmer, title + text, the setup of
 ../shared/data/README.md) over the same passages with the same metric code.

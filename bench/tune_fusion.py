@@ -3,7 +3,7 @@
 Usage: .venv/bin/python bench/tune_fusion.py [--out DIR] [--sets squad musique hotpotqa]
 
 For each set in ../shared/data (SQuAD single-hop, MuSiQue, HotpotQA):
-`arborist datasets import` -> `arborist ingest` (with embeddings) -> every
+`arborist lab import-dataset` -> `arborist ingest` (with embeddings) -> every
 route's own (rowid, score) list recorded once per question. Fusions are then
 replayed offline through `arborist.retrieval.search.fuse` itself (the bridge
 route runs live on the recorded seeds), so a replayed setting scores exactly

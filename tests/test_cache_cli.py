@@ -28,6 +28,7 @@ from arborist.governance import cache
 from arborist.governance.audit import list_events, verify_chain
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import governance_policy_hash
+from arborist.policy.answerability import AnswerabilityPolicy, answerability_policy_hash
 from arborist.policy.canonical import canonical_json
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
@@ -172,12 +173,15 @@ def test_answer_options_change_the_governance_hash(run_cli: Run, db: Path, extra
     assert base["verifier_policy_hash"] == other["verifier_policy_hash"]
 
 
-def test_demote_missed_answer_changes_only_the_verifier_hash(run_cli: Run, db: Path) -> None:
+def test_demote_missed_answer_changes_only_the_answerability_hash(run_cli: Run, db: Path) -> None:
+    """The missed-answer guard's knob has its own hash (DESIGN §4): not the verifier's, not the governance hash."""
     _, base = query_json(run_cli, db)
     _, demote = query_json(run_cli, db, "--demote-missed-answer")
     assert base["governance_policy_hash"] == demote["governance_policy_hash"]
-    assert demote["verifier_policy_hash"] == verifier_policy_hash(JUDGED.model_copy(update={"demote_missed_answer": True}))
-    assert base["verifier_policy_hash"] != demote["verifier_policy_hash"]
+    assert base["verifier_policy_hash"] == demote["verifier_policy_hash"]
+    assert base["answerability_policy_hash"] == answerability_policy_hash(AnswerabilityPolicy())
+    assert demote["answerability_policy_hash"] == answerability_policy_hash(AnswerabilityPolicy(demote_missed_answer=True))
+    assert base["answerability_policy_hash"] != demote["answerability_policy_hash"]
 
 
 def test_unknown_layout_is_refused_before_anything_is_written(run_cli: Run, db: Path) -> None:
@@ -233,12 +237,17 @@ def test_cli_misses_under_another_partition(run_cli: Run, db: Path, extra: tuple
     assert code == 0 and record["cache_hit"] is True
 
 
-def test_cli_demote_missed_answer_reverifies_the_cached_answer(run_cli: Run, db: Path) -> None:
-    """A verifier knob: the cached answer is served and re-verified, the model is not called (exit 0, not 3)."""
+def test_cli_demote_missed_answer_reaudits_the_cached_answer(run_cli: Run, db: Path) -> None:
+    """Toggling the guard's knob serves the cached answer (the scripted model has nothing queued: a model call
+    would exit 3), re-audited under the new answerability policy, with the same verifier hash."""
     cached = prefill(db)
     code, record = query_json(run_cli, db, "--demote-missed-answer")
     assert code == 0 and record["cache_hit"] is True and record["record_id"] == cached.record_id
-    assert record["verifier_policy_hash"] == verifier_policy_hash(JUDGED.model_copy(update={"demote_missed_answer": True}))
+    assert record["verifier_policy_hash"] == cached.verifier_policy_hash
+    demoted = answerability_policy_hash(AnswerabilityPolicy(demote_missed_answer=True))
+    assert cached.answerability_policy_hash != demoted == record["answerability_policy_hash"]
+    last = events(db)[-1].body
+    assert last["cache_hit"] is True and last["answerability_policy_hash"] == demoted
 
 
 def test_cli_misses_after_a_document_changes(run_cli: Run, db: Path, corpus_dir: Path) -> None:
@@ -346,7 +355,7 @@ def test_raw_sqlite_cannot_update_or_delete_events(run_cli: Run, db: Path) -> No
 def test_audit_log_limit_json_lists_the_newest_oldest_first(run_cli: Run, db: Path) -> None:
     found = _three_events(run_cli, db)
     query_json(run_cli, db)  # a fourth
-    result = run_cli("audit", "log", "--db", db, "--limit", "2", "--json")
+    result = run_cli("audit", "log", "--db", db, "--last", "2", "--json")
     assert result.exit_code == 0, result.output
     listed = json.loads(result.stdout)
     assert [e["seq"] for e in listed] == [3, 4]
@@ -369,11 +378,11 @@ def test_audit_log_text(run_cli: Run, db: Path) -> None:
     assert len(lines) == 3
     assert "cache" in lines[1] and "fresh" in lines[2] and "PROVIDER_ERROR" in lines[2]
     assert found[0].hash[:23] in lines[0]
-    assert len(run_cli("audit", "log", "--db", db, "--limit", "1").stdout.splitlines()) == 1
+    assert len(run_cli("audit", "log", "--db", db, "--last", "1").stdout.splitlines()) == 1
 
 
 def test_audit_log_limit_must_be_positive(run_cli: Run, db: Path) -> None:
-    result = run_cli("audit", "log", "--db", db, "--limit", "0")
+    result = run_cli("audit", "log", "--db", db, "--last", "0")
     assert result.exit_code == 2
 
 

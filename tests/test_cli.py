@@ -198,7 +198,7 @@ def test_batch_ids_default_to_line_numbers(small_db: Path, run_cli: Run, tmp_pat
 
 
 def test_corpus_info_json(small_db: Path, run_cli: Run) -> None:
-    result = run_cli("corpus", "info", "--db", small_db, "--json")
+    result = run_cli("info", "--db", small_db, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= INFO_KEYS
@@ -210,7 +210,7 @@ def test_corpus_info_json(small_db: Path, run_cli: Run) -> None:
 
 
 def test_corpus_info_text(small_db: Path, run_cli: Run) -> None:
-    result = run_cli("corpus", "info", "--db", small_db)
+    result = run_cli("info", "--db", small_db)
     assert result.exit_code == 0
     assert "documents: 7" in result.stdout.splitlines()
 
@@ -223,7 +223,7 @@ def test_corpus_info_text(small_db: Path, run_cli: Run) -> None:
     [
         ("search", "anything"),
         ("search", "--queries", FIXTURES / "records" / "queries.jsonl"),
-        ("corpus", "info"),
+        ("info",),
     ],
 )
 def test_missing_store(tmp_path: Path, run_cli: Run, args: tuple) -> None:
@@ -236,7 +236,7 @@ def test_missing_store(tmp_path: Path, run_cli: Run, args: tuple) -> None:
     "args",
     [
         ("search", "anything"),
-        ("corpus", "info"),
+        ("info",),
         ("ingest", FIXTURES / "small"),
     ],
 )
@@ -260,7 +260,7 @@ def test_newer_store(small_db: Path, run_cli: Run) -> None:
     con.execute("INSERT INTO migrations(name, applied_at) VALUES ('m999_future', 'later')")
     con.commit()
     con.close()
-    assert_one_line_error(run_cli("corpus", "info", "--db", small_db), "newer")
+    assert_one_line_error(run_cli("info", "--db", small_db), "newer")
 
 
 @pytest.mark.parametrize(
@@ -334,18 +334,22 @@ def test_missing_input_path(tmp_path: Path, run_cli: Run) -> None:
     assert not db.exists()
 
 
-@pytest.mark.parametrize(
-    ("args", "option"),
-    [
-        (("--chunk-runes", "100", "--overlap-runes", "60"), "overlap"),
-        (("--chunk-runes", "10"), "chunk"),
-        (("--overlap-runes", "-1"), "overlap"),
-    ],
-)
-def test_bad_chunk_settings_name_the_option(tmp_path: Path, run_cli: Run, args: tuple, option: str) -> None:
+def test_bad_chunk_settings_name_the_option(tmp_path: Path, run_cli: Run) -> None:
     db = tmp_path / "new.db"
-    line = assert_one_line_error(run_cli("ingest", FIXTURES / "small", "--db", db, *args))
-    assert option in line.lower()
+    line = assert_one_line_error(run_cli("ingest", FIXTURES / "small", "--db", db,
+                                         "--chunk-runes", "100", "--overlap-runes", "60"))
+    assert "overlap" in line.lower()
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "option"), [(("--chunk-runes", "10"), "--chunk-runes"),
+                                              (("--overlap-runes", "-1"), "--overlap-runes")])
+def test_chunk_settings_out_of_the_policy_range_are_usage_errors(tmp_path: Path, run_cli: Run, args: tuple,
+                                                                   option: str) -> None:
+    """ingest's chunking flags are the policy's own options (one meaning, one range, in every command)."""
+    db = tmp_path / "new.db"
+    result = run_cli("ingest", FIXTURES / "small", "--db", db, *args)
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.stderr
     assert not db.exists()
 
 

@@ -11,7 +11,7 @@ import sys
 import click
 import pytest
 
-from arborist.cli import COMMANDS, cli
+from arborist.cli import COMMANDS, LAB_COMMANDS, cli, lab
 
 HEAVY = ("scipy", "matplotlib", "arborist.lab", "llama_cpp", "onnxruntime", "tokenizers")
 
@@ -39,8 +39,8 @@ def test_importing_the_cli_imports_no_command_and_nothing_heavy() -> None:
     assert not any(m.startswith("arborist.cli.") and m.endswith("_cmd") for m in loaded)
 
 
-@pytest.mark.parametrize("args", [["--help"], ["search", "--help"], ["corpus", "info", "--help"],
-                                  ["audit", "verify", "--help"], ["query", "--help"]])
+@pytest.mark.parametrize("args", [["--help"], ["search", "--help"], ["info", "--help"],
+                                  ["audit", "verify", "--help"], ["query", "--help"], ["lab", "--help"]])
 def test_a_command_imports_no_lab_scipy_or_matplotlib(args: list[str]) -> None:
     code = f"from arborist.cli import cli; cli.main({args!r}, standalone_mode=False)"
     assert heavy(modules_after(code)) == []
@@ -51,15 +51,12 @@ def test_help_lists_every_command_without_importing_one() -> None:
     assert not any(m.startswith("arborist.cli.") and m.endswith("_cmd") for m in loaded)
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_each_listed_command_is_the_one_its_module_defines(name: str) -> None:
-    """The name and summary in COMMANDS are the command's own: they cannot drift apart."""
-    command = cli.get_command(click.Context(cli), name)
+@pytest.mark.parametrize(("group", "name"), [*((cli, n) for n in sorted(COMMANDS)),
+                                             *((lab, n) for n in sorted(LAB_COMMANDS))])
+def test_each_listed_command_is_the_one_its_module_defines(group: click.Group, name: str) -> None:
+    """The name and summary in COMMANDS / LAB_COMMANDS are the command's own: they cannot drift apart."""
+    command = group.get_command(click.Context(group), name)
     assert isinstance(command, click.Command)
     assert command.name == name
-    assert COMMANDS[name][2] == command.get_short_help_str(limit=1000)
-
-
-def test_experiments_keeps_its_view_subcommand() -> None:
-    group = cli.get_command(click.Context(cli), "experiments")
-    assert isinstance(group, click.Group) and "view" in group.commands
+    table = COMMANDS if group is cli else LAB_COMMANDS
+    assert table[name][2] == command.get_short_help_str(limit=1000)

@@ -78,7 +78,7 @@ def test_half_made_store_is_rebuilt_by_the_next_ingest(tmp_path: Path, corpus: P
         if setup == "marker-table-empty":
             conn.execute("CREATE TABLE store_marker (value TEXT NOT NULL)")
         conn.commit()
-    info = run(["corpus", "info", "--db", db])
+    info = run(["info", "--db", db])
     assert info.returncode == 1 and "half-made" in info.stderr and "arborist ingest" in info.stderr
     rebuilt = run(ingest(corpus, db))
     assert rebuilt.returncode == 0, rebuilt.stderr

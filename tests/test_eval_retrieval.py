@@ -1,4 +1,4 @@
-"""`arborist eval retrieval`: digest binding, unmeasurable questions, per-route rows, per-query output."""
+"""`arborist lab eval-retrieval`: digest binding, unmeasurable questions, per-route rows, per-query output."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def demo_eval(tmp_path: Path, demo_db: Path) -> Path:
 
 def test_reports_fused_and_each_route_with_counts_and_unmeasured_ids(run_cli, demo_db: Path, demo_eval: Path, tmp_path: Path) -> None:
     per_query = tmp_path / "pq.jsonl"
-    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", demo_eval, "--routes", LEXICAL,
+    result = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", demo_eval, "--routes", LEXICAL,
                      "--per-query", per_query, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -51,7 +51,7 @@ def test_reports_fused_and_each_route_with_counts_and_unmeasured_ids(run_cli, de
 
 
 def test_text_output_lists_unmeasured_questions(run_cli, demo_db: Path, demo_eval: Path) -> None:
-    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", demo_eval, "--routes", LEXICAL)
+    result = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", demo_eval, "--routes", LEXICAL)
     assert result.exit_code == 0, result.output
     assert "1 questions measured" in result.stdout
     assert "ghost: source ids not in the store: nowhere/moon.md" in result.stdout
@@ -60,7 +60,7 @@ def test_text_output_lists_unmeasured_questions(run_cli, demo_db: Path, demo_eva
 def test_an_evaluation_for_another_corpus_is_refused_naming_both_digests(run_cli, demo_db: Path, tmp_path: Path) -> None:
     path = tmp_path / "other.json"
     path.write_text(json.dumps(_evaluation("sha256:" + "ab" * 32, [{"id": "q", "question": "x"}])))
-    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path)
+    result = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", path)
     assert result.exit_code == 1
     line = result.stderr.strip()
     assert line.startswith("Error:") and "\n" not in line
@@ -80,7 +80,7 @@ def test_an_evaluation_for_another_corpus_is_refused_naming_both_digests(run_cli
 def test_malformed_evaluation_files_give_one_line_errors(run_cli, demo_db: Path, tmp_path: Path, content: str, needle: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
-    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path)
+    result = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", path)
     assert result.exit_code == 1
     assert needle in result.stderr and result.stderr.count("\n") == 1
 
@@ -125,17 +125,17 @@ def test_an_evaluation_mixing_kinds_is_reported_per_kind(run_cli, demo_db: Path,
         {"id": "two", "question": "What is the refund window and the Team plan's price per seat?",
          "relevant_source_ids": ["billing/refund-policy.md", "plans/pricing.md"]},
     ])))
-    result = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL, "--json")
+    result = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert set(report["by_kind"]) == {"single-hop", "multi-hop"}
     assert [r["n"] for r in report["by_kind"]["single-hop"]] == [1, 1, 1, 1]
     assert [r["list"] for r in report["by_kind"]["multi-hop"]] == ["fused", "bm25", "title", "phrase"]
-    text = run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL)
+    text = run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", path, "--routes", LEXICAL)
     assert "single-hop questions" in text.stdout and "multi-hop questions" in text.stdout
 
 
 def test_a_single_kind_evaluation_has_no_per_kind_rows(run_cli, demo_db: Path, demo_eval: Path) -> None:
-    report = json.loads(run_cli("eval", "retrieval", "--db", demo_db, "--evaluation", demo_eval,
+    report = json.loads(run_cli("lab", "eval-retrieval", "--db", demo_db, "--evaluation", demo_eval,
                                 "--routes", LEXICAL, "--json").stdout)
     assert report["by_kind"] == {}

@@ -64,7 +64,7 @@ def demo_store(disk: Path, run_cli: Run) -> Path:
 def test_read_only_commands_work_on_a_full_disk(disk: Path, run_cli: Run) -> None:
     db = demo_store(disk, run_cli)
     fill(disk)
-    info = run_cli("corpus", "info", "--db", db, "--json")
+    info = run_cli("info", "--db", db, "--json")
     assert info.exit_code == 0, info.output
     assert json.loads(info.stdout)["documents"] == 32
     found = run_cli("search", QUESTION, "--db", db, "--json", "--routes", "bm25,title,keyword,phrase")

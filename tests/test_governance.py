@@ -29,11 +29,17 @@ from arborist.ingest import ingest_paths
 from arborist.models.base import GenerationSettings
 from arborist.models.scripted import NO_RESPONSE, ScriptedProvider
 from arborist.policy.answer import GOVERNANCE_TAG, AnswerPolicy, build_policy, governance_policy_hash
+from arborist.policy.answerability import (
+    ANSWERABILITY_HASH_TAG,
+    AnswerabilityPolicy,
+    answerability_policy_hash,
+)
 from arborist.policy.canonical import canonical_json, tagged_digest
 from arborist.prompting.modes import PROMPT_VERSION
 from arborist.retrieval.search import SearchSettings
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import PolicyError, VerifierPolicy, verifier_policy_hash
+from arborist.verify import load_policy as load_verifier_policy
 from arborist.verify.policy import rule_tables_digest
 
 MODEL_ID = "scripted:scripted"
@@ -161,7 +167,6 @@ VERIFIER_CHANGES: list[dict[str, object]] = [
     {"span_window_factor": 2.0},
     {"paraphrase_window_factor": 3.0},
     {"title_relevance": False},
-    {"demote_missed_answer": True},
     {"guard_proximity_runes": 50},
 ]
 
@@ -175,12 +180,28 @@ def test_every_verifier_knob_changes_the_verifier_hash_and_never_the_governance_
     assert governance_policy_hash(policy(layout="bookend")) == governance_before
 
 
+def test_the_missed_answer_demote_knob_has_its_own_answerability_hash() -> None:
+    """DESIGN §4: toggling it moves only answerability_policy_hash, never the verifier's or the governance hash;
+    the old flat spelling (`demote_missed_answer` at the top of a verifier policy) still reads as the same knob."""
+    answer_policy = policy(layout="bookend")
+    off, on = VerifierPolicy(), VerifierPolicy(answerability=AnswerabilityPolicy(demote_missed_answer=True))
+    assert verifier_policy_hash(on) == verifier_policy_hash(off)
+    assert answerability_policy_hash(on.answerability) != answerability_policy_hash(off.answerability)
+    assert answerability_policy_hash(off.answerability) == answerability_policy_hash()
+    assert governance_policy_hash(answer_policy) == governance_policy_hash(policy(layout="bookend"))
+    assert VerifierPolicy(demote_missed_answer=True) == on
+    assert load_verifier_policy({"demote_missed_answer": True}) == on
+    expected = hashlib.sha256(ANSWERABILITY_HASH_TAG.encode() + b"\x00"
+                              + canonical_json({"demote_missed_answer": True, "version": 1}).encode())
+    assert answerability_policy_hash(on.answerability) == "sha256:" + expected.hexdigest()
+
+
 def test_policy_hash_formats() -> None:
     pol = policy()
     expected = hashlib.sha256(GOVERNANCE_TAG.encode() + b"\x00" + canonical_json(pol.model_dump(mode="json")).encode())
     assert governance_policy_hash(pol) == "sha256:" + expected.hexdigest()
     v = VerifierPolicy()
-    body = {"policy": v.model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION, "rules": rule_tables_digest()}
+    body = {"policy": v.model_dump(mode="json", exclude={"answerability"}), "text_rules": TEXT_RULES_VERSION, "rules": rule_tables_digest()}
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/29\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON

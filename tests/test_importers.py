@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from arborist.cli import ArboristGroup, datasets_cmd
+from arborist.cli import cli
 from arborist.corpus import ChunkingSettings, open_store
 from arborist.corpus.loaders import load_documents
 from arborist.errors import InputError
@@ -72,13 +72,11 @@ def message_of(fn: Callable[[], object]) -> str:
 
 @pytest.fixture
 def run() -> Callable[..., Result]:
-    """`arborist datasets ...` through the real error-handling group, without touching the global cli."""
-    root = ArboristGroup(name="arborist")
-    root.add_command(datasets_cmd.datasets)
+    """`arborist lab import-dataset ...` through the real error-handling group."""
     runner = CliRunner()
 
     def invoke(*args: str | Path) -> Result:
-        return runner.invoke(root, ["datasets", *[str(a) for a in args]], catch_exceptions=True)
+        return runner.invoke(cli, ["lab", "import-dataset", *[str(a) for a in args]], catch_exceptions=True)
 
     return invoke
 
@@ -319,7 +317,7 @@ def test_squad_v2_impossible_questions_have_no_answers_or_relevant_ids() -> None
 
 
 def test_squad_refuses_a_corpus_file() -> None:
-    assert "squad takes no --corpus" in message_of(lambda: import_squad(SQUAD_V1, MUSIQUE_C))
+    assert "squad takes no --dataset-corpus" in message_of(lambda: import_squad(SQUAD_V1, MUSIQUE_C))
 
 
 def test_squad_missing_context_names_article_and_paragraph() -> None:
@@ -366,7 +364,7 @@ def test_check_binding_refuses_another_corpus_naming_both_digests(tmp_path: Path
 
 def test_cli_writes_both_files_into_a_new_folder_and_summarises(run: Callable[..., Result], tmp_path: Path) -> None:
     out = tmp_path / "a" / "b"
-    res = run("import", "musique", "--questions", MUSIQUE_Q, "--corpus", MUSIQUE_C, "--out", out)
+    res = run("musique", "--questions", MUSIQUE_Q, "--dataset-corpus", MUSIQUE_C, "--out", out)
     assert res.exit_code == 0, res.output
     digest = load_evaluation(out / "evaluation.json").corpus_digest
     assert res.output.splitlines()[0] == (
@@ -377,7 +375,7 @@ def test_cli_writes_both_files_into_a_new_folder_and_summarises(run: Callable[..
 
 
 def test_cli_json_summary(run: Callable[..., Result], tmp_path: Path) -> None:
-    res = run("import", "squad", "--questions", SQUAD_V2, "--out", tmp_path, "--json")
+    res = run("squad", "--questions", SQUAD_V2, "--out", tmp_path, "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data == {
@@ -394,7 +392,7 @@ def test_cli_json_summary(run: Callable[..., Result], tmp_path: Path) -> None:
 
 
 def test_cli_unknown_format_lists_the_registry(run: Callable[..., Result], tmp_path: Path) -> None:
-    res = run("import", "natural-questions", "--questions", SQUAD_V1, "--out", tmp_path)
+    res = run("natural-questions", "--questions", SQUAD_V1, "--out", tmp_path)
     assert res.exit_code == 2
     for name in IMPORTERS:
         assert f"'{name}'" in res.output
@@ -402,14 +400,14 @@ def test_cli_unknown_format_lists_the_registry(run: Callable[..., Result], tmp_p
 
 
 def test_cli_refuses_to_overwrite_without_force(run: Callable[..., Result], tmp_path: Path) -> None:
-    args = ("import", "squad", "--questions", SQUAD_V1, "--out", tmp_path)
+    args = ("squad", "--questions", SQUAD_V1, "--out", tmp_path)
     assert run(*args).exit_code == 0
     before = (tmp_path / "evaluation.json").read_text(encoding="utf-8")
-    res = run("import", "squad", "--questions", SQUAD_V2, "--out", tmp_path)
+    res = run("squad", "--questions", SQUAD_V2, "--out", tmp_path)
     assert res.exit_code == 1
     assert res.output == f"Error: '{tmp_path / 'evaluation.json'}' already exists; pass --force to overwrite it\n"
     assert (tmp_path / "evaluation.json").read_text(encoding="utf-8") == before
-    forced = run("import", "squad", "--questions", SQUAD_V2, "--out", tmp_path, "--force")
+    forced = run("squad", "--questions", SQUAD_V2, "--out", tmp_path, "--force")
     assert forced.exit_code == 0, forced.output
     assert [q.id for q in load_evaluation(tmp_path / "evaluation.json").questions] == ["sq2-1", "sq2-2", "sq2-3"]
 
@@ -417,7 +415,7 @@ def test_cli_refuses_to_overwrite_without_force(run: Callable[..., Result], tmp_
 def test_cli_bad_input_is_one_line_and_writes_nothing(run: Callable[..., Result], tmp_path: Path) -> None:
     out = tmp_path / "out"
     path = FIX / "musique" / "missing_decomposition.json"
-    res = run("import", "musique", "--questions", path, "--corpus", MUSIQUE_C, "--out", out)
+    res = run("musique", "--questions", path, "--dataset-corpus", MUSIQUE_C, "--out", out)
     assert res.exit_code == 1
     assert res.output == f"Error: '{path}' item 1 (id '2hop__51_52'): missing field 'question_decomposition'\n"
     assert not out.exists()

@@ -211,30 +211,30 @@ def test_an_evaluation_for_other_documents_is_refused_before_anything_is_written
 ) -> None:
     other = tmp_path / "other.json"
     other.write_text(json.dumps(DOCS[:2]), encoding="utf-8")
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", other, "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--model", "scripted", "--cache-directory", tmp_path / "c")
+    result = run_cli("lab", "run", "--corpus", other, "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--model", "scripted", "--cache-directory", tmp_path / "c")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: ") and result.stderr.count("sha256:") == 2
     assert not (tmp_path / "runs").exists() and not (tmp_path / "c").exists()
 
 
 def test_cli_run_validate_and_list(tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]) -> None:
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
+    result = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
                      "--cache-directory", tmp_path / "c", "--limit", "2", "--json")
     # The scripted provider has nothing queued: every row is a provider error, so the run failed, as
     # validation says too.
     assert result.exit_code == 1 and "every row failed" in result.stderr
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     assert json.loads(result.stdout)["status"]["rows_done"] == 2
-    checked = run_cli("experiments", "validate", run_dir)
+    checked = run_cli("lab", "validate", run_dir)
     assert checked.exit_code == 1 and "FAIL provider errors" in checked.stdout
-    listed = run_cli("experiments", "list", "--run-root", tmp_path / "runs", "--json")
+    listed = run_cli("lab", "list", tmp_path / "runs", "--json")
     assert listed.exit_code == 0
     assert [(r["state"], r["rows_done"], r["rows_total"]) for r in json.loads(listed.stdout)] == [("failed", 2, 2)]
-    again = run_cli("experiments", "answer-quality", "run", "--continue-from", run_dir, "--evidence-k", "3")
+    again = run_cli("lab", "run", "--continue-from", run_dir, "--evidence-k", "3")
     assert again.exit_code == 1 and "drop --evidence-k" in again.stderr
-    missing = run_cli("experiments", "validate", tmp_path / "nope")
+    missing = run_cli("lab", "validate", tmp_path / "nope")
     assert missing.exit_code == 1 and missing.stderr.startswith("Error: ")
 
 

@@ -255,7 +255,7 @@ def test_compare_pairs_questions_and_gives_a_verdict(tmp_path: Path, inputs: tup
     assert "where the gold was lost, A -> B: none -> generation 1; same boundary 2" in render(c)
     assert compare_runs(a, b, metric="valid").delta == 0.0
     assert "verifier" not in compare_runs(a, b, metric="strict").note
-    relabelled, _, _ = do_run(request(tmp_path, inputs, verifier=VerifierPolicy(demote_missed_answer=True)))  # from the cache, other verifier
+    relabelled, _, _ = do_run(request(tmp_path, inputs, verifier=VerifierPolicy(title_relevance=False)))  # from the cache, other verifier
     assert "labelled by different verifier policies" in compare_runs(a, relabelled, metric="strict").note
     assert compare_runs(a, relabelled, metric="gold").note == ""  # the verifier does not touch gold
     comp = compare_runs(a, b, metric="completeness")  # q4's answer is unusable in both runs: not measured
@@ -286,7 +286,7 @@ def test_compare_pools_one_change_over_several_evaluations(
     other, _, _ = do_run(request(tmp_path, (inputs[0], second), policy_values={"evidence_k": 2}))
     with pytest.raises(InputError, match="pair 2's B .* another policy than pair 1's"):
         compare_runs(a, b, also=[(a2, other)])
-    out = run_cli("experiments", "compare", a, b, "--also", a2, b2, "--json")
+    out = run_cli("lab", "compare", a, b, "--also", a2, b2, "--json")
     assert out.exit_code == 0, out.stderr
     assert [s["questions_paired"] for s in json.loads(out.stdout)["sets"]] == [4, 2]
 
@@ -356,17 +356,17 @@ def test_cli_sweep_then_compare_two_of_its_cells(
     monkeypatch.setattr(lab_cmd, "make_provider_from", lambda _opts: provider)
     args = ["--corpus", inputs[0], "--evaluation", inputs[1], "--routes", "bm25,title",
             "--cache-directory", tmp_path / "cache", "--model", "scripted", "--answerability-threshold", "0.3"]
-    result = run_cli("experiments", "sweep", "--family", "layout=tail,bookend", *args, "--run-root", tmp_path / "s")
+    result = run_cli("lab", "sweep", "--family", "layout=tail,bookend", *args, "--out", tmp_path / "s")
     assert result.exit_code == 0, result.stderr
     assert "cell 1/2: layout=tail" in result.stderr and "plot gold:" in result.stdout
     sweep_dir = Path(result.stdout.split("sweep: ", 1)[1].splitlines()[0])
     cells = load_sweep(sweep_dir).cells
     a, b = (sweep_dir / str(c.run_dir) for c in cells)
     assert {rundir.load_config(r).verifier_policy.answerability_threshold for r in (a, b)} == {0.3}  # every cell's
-    text = run_cli("experiments", "compare", a, b, "--metric", "gold")
+    text = run_cli("lab", "compare", a, b, "--metric", "gold")
     assert text.exit_code == 0, text.stderr
     assert "delta B - A: -0.250" in text.stdout and "verdict: noise" in text.stdout
-    as_json = json.loads(run_cli("experiments", "compare", a, b, "--json", "--floor", "0.5").stdout)
+    as_json = json.loads(run_cli("lab", "compare", a, b, "--json", "--floor", "0.5").stdout)
     assert as_json["floor"] == 0.5 and as_json["questions_paired"] == 4
     record = json.loads((sweep_dir / SWEEP_JSON).read_text())  # as written before requests carried the verifier
     old = {k: v for k, v in record["request"].items() if k != "verifier"}
@@ -374,7 +374,7 @@ def test_cli_sweep_then_compare_two_of_its_cells(
     assert stored_request(record["request"]).verifier == VerifierPolicy(answerability_threshold=0.3,
                                                                         entailment=default_spec())
     (sweep_dir / SWEEP_JSON).write_text(json.dumps({**record, "request": {**old, "demote_missed_answer": False}}))
-    again = run_cli("experiments", "sweep", "--continue-from", sweep_dir, "--json")
+    again = run_cli("lab", "sweep", "--continue-from", sweep_dir, "--json")
     assert again.exit_code == 0, again.stderr
     assert json.loads(again.stdout)["sweep"]["state"] == "complete" and provider.pending == 0
 
@@ -382,7 +382,7 @@ def test_cli_sweep_then_compare_two_of_its_cells(
 def test_cli_sweep_errors_are_one_line(
     tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
 ) -> None:
-    base = ["--corpus", inputs[0], "--evaluation", inputs[1], "--run-root", tmp_path / "s", "--model", "scripted"]
+    base = ["--corpus", inputs[0], "--evaluation", inputs[1], "--out", tmp_path / "s", "--model", "scripted"]
     for args, message in [
         (["--family", "depth=1,2", *base], "Error: unknown sweep family 'depth'; valid families: evidence-k="),
         (["--family", "evidence-k=1,3", "--evidence-k", "4", *base], "drop --evidence-k"),
@@ -391,24 +391,24 @@ def test_cli_sweep_errors_are_one_line(
         (["--continue-from", tmp_path, "--evidence-k", "3"], "drop --evidence-k"),
         (["--continue-from", tmp_path], "is not a sweep directory"),
     ]:
-        result = run_cli("experiments", "sweep", *args)
+        result = run_cli("lab", "sweep", *args)
         assert result.exit_code == 1 and message in result.stderr and result.stderr.count("\n") == 1, result.stderr
     assert not (tmp_path / "s").exists()
-    result = run_cli("experiments", "compare", tmp_path / "x", tmp_path / "y")
+    result = run_cli("lab", "compare", tmp_path / "x", tmp_path / "y")
     assert result.exit_code == 1 and result.stderr.startswith("Error: run directory")
 
 
 def test_a_run_with_the_named_prompt_from_the_cli(
     tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]  # noqa: F811
 ) -> None:
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--model", "scripted", "--prompt", "multipart", "--limit", "1",
+    result = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--model", "scripted", "--prompt", "multipart", "--limit", "1",
                      "--cache-directory", tmp_path / "c", "--json")
     assert result.exit_code == 1 and "every row failed" in result.stderr  # nothing queued: no answer at all
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     assert (run_dir / "inputs/prompt.txt").read_text() == system_prompt("claim_lattice", name="multipart")
-    bad = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                  "--run-root", tmp_path / "runs", "--model", "scripted", "--prompt", "nope")
+    bad = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                  "--out", tmp_path / "runs", "--model", "scripted", "--prompt", "nope")
     assert bad.exit_code == 1 and "neither a shipped prompt (baseline, multipart) nor a file" in bad.stderr
 
 
@@ -580,8 +580,8 @@ def test_a_broken_completion_cache_is_a_one_line_error_from_the_cli(
 ) -> None:
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache" / "completions.sqlite").write_bytes(b"garbage" * 1000)
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--model", "scripted",
+    result = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--model", "scripted",
                      "--routes", "bm25", "--limit", "1")
     assert result.exit_code != 0 and "not arborist's completion cache" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr

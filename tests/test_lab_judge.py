@@ -60,6 +60,6 @@ def test_a_judge_budget_leaves_later_rows_unjudged(tmp_path: Path, inputs: tuple
 
 
 def test_judge_options_need_judge(tmp_path: Path, inputs: tuple[Path, Path], run_cli) -> None:  # noqa: F811
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--model", "scripted", "--judge-budget", "3")
+    result = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--model", "scripted", "--judge-budget", "3")
     assert result.exit_code == 1 and "--judge-budget need --judge" in result.stderr

@@ -46,15 +46,15 @@ def test_a_sweep_prints_absolute_cell_paths_that_compare_takes_from_anywhere(
     monkeypatch.chdir(work)
     args = ("--corpus", inputs[0], "--evaluation", inputs[1], "--routes", "bm25", "--model", "served",
             "--base-url", server.base_url, "--retries", "0", "--cache-directory", "cache", "--limit", "2")
-    result = run_cli("experiments", "sweep", "--family", "evidence-k=1,3", *args, "--run-root", "sweeps")
+    result = run_cli("lab", "sweep", "--family", "evidence-k=1,3", *args, "--out", "sweeps")
     assert result.exit_code == 0, result.stderr
     cells = [line.rsplit(" · ", 1)[1] for line in result.stdout.splitlines() if line.startswith("  evidence-k=")]
     assert len(cells) == 2 and all(Path(c).is_absolute() and Path(c).is_dir() for c in cells), result.stdout
     assert Path(result.stdout.splitlines()[0].removeprefix("sweep: ")).is_absolute()
     monkeypatch.chdir(elsewhere)  # pasted into compare from another directory
-    compared = run_cli("experiments", "compare", *cells)
+    compared = run_cli("lab", "compare", *cells)
     assert compared.exit_code == 0, compared.stderr
-    listed = run_cli("experiments", "sweep", "--family", "evidence-k=1,3", *args, "--run-root", work / "sweeps",
+    listed = run_cli("lab", "sweep", "--family", "evidence-k=1,3", *args, "--out", work / "sweeps",
                      "--json")
     assert all(Path(p).is_absolute() for p in json.loads(listed.stdout)["run_dirs"].values())
 
@@ -76,7 +76,7 @@ def test_a_ladder_directory_has_its_own_page(sentinel_db: Path, tmp_path: Path, 
     with open_store(sentinel_db, write=True) as store:
         ladder_dir, _ = run_ladder(store, load_facts(demo_facts_path()), policy, provider, 1, tmp_path / "ladders")
     out = tmp_path / "ladder.html"
-    result = run_cli("experiments", "view", ladder_dir, "--out", out)
+    result = run_cli("lab", "view", ladder_dir, "--output", out)
     assert result.exit_code == 0, result.stderr
     data = page_data(out.read_text())
     assert data["kind"] == "doc" and data["doc"]["title"] == f"Sentinel ladder {ladder_dir.name}"
@@ -94,7 +94,7 @@ def test_a_layout_bench_directory_has_its_own_page(demo_db: Path, tmp_path: Path
     bench = run_layout_bench(demo_db, demo_fixtures_path(), ["tail", "per_chunk"], base, provider, tmp_path / "out",
                              section="list")
     out = tmp_path / "bench.html"
-    result = run_cli("experiments", "view", bench.bench_dir, "--out", out)
+    result = run_cli("lab", "view", bench.bench_dir, "--output", out)
     assert result.exit_code == 0, result.stderr
     doc = page_data(out.read_text())["doc"]
     assert doc["title"].startswith("Layout bench ") and dict(doc["facts"])["control"] == "tail"

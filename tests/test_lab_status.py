@@ -38,8 +38,8 @@ def closed_port() -> int:
 
 
 def http_run(run_cli: Run, tmp_path: Path, inputs: tuple[Path, Path], base_url: str, *extra: str) -> Result:  # noqa: F811
-    return run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                   "--run-root", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--routes", "bm25",
+    return run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                   "--out", tmp_path / "runs", "--cache-directory", tmp_path / "cache", "--routes", "bm25",
                    "--model", "served-model", "--base-url", base_url, "--retries", "0", "--timeout", "5", *extra)
 
 

@@ -132,8 +132,8 @@ def test_a_run_answers_treated_twins_and_reports_them(tmp_path: Path, inputs: tu
 
 
 def test_cli_treatment_options(tmp_path: Path, inputs: tuple[Path, Path], run_cli) -> None:  # noqa: F811
-    base = ("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-            "--run-root", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
+    base = ("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+            "--out", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
             "--cache-directory", tmp_path / "c", "--limit", "1", "--json")
     bad = run_cli(*base, "--evidence-order", "backwards")
     assert bad.exit_code == 2 and "original, reversed, shuffle:N" in bad.stderr
@@ -143,6 +143,6 @@ def test_cli_treatment_options(tmp_path: Path, inputs: tuple[Path, Path], run_cl
     assert [(a["name"], a["treatment"]) for a in config["arms"]] == [
         ("claim_lattice", "none"), ("claim_lattice+shuffle-1", "shuffle-1"), ("claim_lattice+shuffle-2", "shuffle-2"),
         ("claim_lattice+withheld", "withheld")]
-    again = run_cli("experiments", "answer-quality", "run", "--continue-from", json.loads(ok.stdout)["run_dir"],
+    again = run_cli("lab", "run", "--continue-from", json.loads(ok.stdout)["run_dir"],
                     "--withhold-relevant")
     assert again.exit_code == 1 and "drop --withhold-relevant" in again.stderr

@@ -48,7 +48,7 @@ def rewrite_rows(run_dir: Path, edit: Callable[[dict[str, Any]], None]) -> None:
 
 
 def failed(run_cli: Run, run_dir: Path) -> dict[str, str]:
-    result = run_cli("experiments", "validate", run_dir, "--json")
+    result = run_cli("lab", "validate", run_dir, "--json")
     report = json.loads(result.stdout)
     assert (result.exit_code == 0) == report["ok"]
     return {c["name"]: c["detail"] for c in report["checks"] if not c["ok"]}
@@ -57,7 +57,7 @@ def failed(run_cli: Run, run_dir: Path) -> dict[str, str]:
 def test_an_honest_run_validates(run_dir: Path, run_cli: Run) -> None:
     assert rows(run_dir)[0]["verifier"]["label"] == "STRICT"
     assert failed(run_cli, run_dir) == {}
-    text = run_cli("experiments", "validate", run_dir)
+    text = run_cli("lab", "validate", run_dir)
     assert text.exit_code == 0 and "ok   rows re-derived: 4 rows" in text.stdout
 
 

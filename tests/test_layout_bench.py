@@ -87,7 +87,7 @@ def test_a_bench_runs_each_layout_and_tables_their_labels(demo_db: Path, tmp_pat
 
 def test_bad_bench_options_are_refused_before_any_answer(demo_db: Path, tmp_path: Path,
                                                          run_cli: Callable[..., Result]) -> None:
-    base = ("bench", "layouts", "--db", demo_db, "--evaluation", demo_fixtures_path(), "--out", tmp_path / "o",
+    base = ("lab", "layout-bench", "--db", demo_db, "--evaluation", demo_fixtures_path(), "--out", tmp_path / "o",
             "--model", "scripted", "--samples", "1")
     for extra, message in ((("--layouts", "tail,diagonal"), "unknown layout(s) diagonal"),
                            (("--layouts", "tail"), "at least two layouts"),

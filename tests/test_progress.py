@@ -81,8 +81,8 @@ def test_an_ingest_callback_shows_each_step_as_its_own_phase() -> None:
 def test_a_run_under_json_reports_preparation_and_rows_on_stderr(
     tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result],  # noqa: F811
 ) -> None:
-    result = run_cli("experiments", "answer-quality", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
-                     "--run-root", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
+    result = run_cli("lab", "run", "--corpus", inputs[0], "--evaluation", inputs[1],
+                     "--out", tmp_path / "runs", "--model", "scripted", "--routes", "bm25",
                      "--cache-directory", tmp_path / "c", "--json")
     assert json.loads(result.stdout)["run_dir"]  # stdout stays one JSON document
     err = result.stderr.splitlines()
@@ -94,7 +94,7 @@ def test_a_run_under_json_reports_preparation_and_rows_on_stderr(
 def test_a_sentinel_ladder_under_json_reports_progress_on_stderr(
     sentinel_db: Path, tmp_path: Path, run_cli: Callable[..., Result],  # noqa: F811
 ) -> None:
-    result = run_cli("sentinel", "run", "--sentinel-db", sentinel_db, "--facts", str(demo_facts_path()), "--out",
+    result = run_cli("lab", "sentinel-run", "--db", sentinel_db, "--facts", str(demo_facts_path()), "--out",
                      tmp_path / "ladders", "--model", "scripted", "--routes", "bm25,title",
                      "--history", tmp_path / "h.jsonl", "--json")
     assert result.exit_code == 0, result.stderr

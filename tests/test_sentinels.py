@@ -98,7 +98,7 @@ def test_a_sentinel_store_is_never_copied_into_another_store(sentinel_db: Path, 
         build_sentinel_store(sentinel_db, FACTS, tmp_path / "again.db")
     from arborist.lab.fixtures import demo_fixtures_path
 
-    benched = run_cli("bench", "layouts", "--db", sentinel_db, "--evaluation", demo_fixtures_path(),
+    benched = run_cli("lab", "layout-bench", "--db", sentinel_db, "--evaluation", demo_fixtures_path(),
                       "--out", tmp_path / "b", "--model", "scripted", "--cache-directory", tmp_path / "c")
     assert benched.exit_code == 1 and "is a sentinel store" in benched.stderr
     assert not (tmp_path / "c").exists() and not (tmp_path / "b").exists()
@@ -137,11 +137,11 @@ def test_no_entry_point_writes_a_patched_value_into_a_real_store(
         with pytest.raises(StoreError, match="not a sentinel store"):
             run_ladder(store, FACTS, build_policy(model_id="scripted:scripted"), ScriptedProvider(), 1, tmp_path / "o")
     # the CLI: every sentinel command pointed at the real store
-    for args in (("build", "--db", real, "--facts", facts_file, "--out", real),
-                 ("build", "--db", demo_db, "--facts", facts_file, "--out", real),
-                 ("run", "--sentinel-db", real, "--facts", facts_file, "--out", tmp_path / "o", "--model", "scripted",
+    for args in (("sentinel-build", "--db", real, "--facts", facts_file, "--output", real),
+                 ("sentinel-build", "--db", demo_db, "--facts", facts_file, "--output", real),
+                 ("sentinel-run", "--db", real, "--facts", facts_file, "--out", tmp_path / "o", "--model", "scripted",
                   "--history", tmp_path / "h.jsonl")):
-        result = run_cli("sentinel", *args)
+        result = run_cli("lab", *args)
         assert result.exit_code != 0 and result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
     assert real.read_bytes() == before and not holds_a_rung_value(real)
 
@@ -207,7 +207,7 @@ def test_the_cli_ladder_runs_against_an_openai_compatible_server_with_history_an
     sentinel_db: Path, tmp_path: Path, server: FaultServer, run_cli: Callable[..., Result],
 ) -> None:
     hist = tmp_path / "history.jsonl"
-    args = ("sentinel", "run", "--sentinel-db", sentinel_db, "--facts", str(demo_facts_path()), "--out",
+    args = ("lab", "sentinel-run", "--db", sentinel_db, "--facts", str(demo_facts_path()), "--out",
             tmp_path / "ladders", "--base-url", server.base_url, "--model", "served-model", "--routes", "bm25,title",
             "--history", hist, "--json")
     result = run_cli(*args)
@@ -220,12 +220,12 @@ def test_the_cli_ladder_runs_against_an_openai_compatible_server_with_history_an
                                       "unusable", "neither"}
     assert [r["used_sentinel"] for r in first["rungs"]] == [1, 0, 0] and first["control"] == "failed"
     assert run_cli(*args[:-1], "--burn").exit_code == 0
-    shown = run_cli("sentinel", "history", "--history", hist, "--fact", "webhook-signature-header", "--json")
+    shown = run_cli("lab", "sentinel-history", "--history", hist, "--fact", "webhook-signature-header", "--json")
     assert shown.exit_code == 0 and len(json.loads(shown.stdout)) == 6  # two runs x three rungs
     png = tmp_path / "curve.png"
-    plotted = run_cli("sentinel", "report", "--history", hist, "--out", png)
+    plotted = run_cli("lab", "sentinel-report", "--history", hist, "--output", png)
     assert plotted.exit_code == 0 and png.read_bytes().startswith(b"\x89PNG")
-    assert run_cli("sentinel", "history", "--history", hist, "--fact", "nope").exit_code == 1
+    assert run_cli("lab", "sentinel-history", "--history", hist, "--fact", "nope").exit_code == 1
 
 
 def test_ctrl_c_leaves_an_interrupted_ladder_and_a_rerun_reuses_its_answers(sentinel_db: Path, tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_read_only_store_serves_reads(readonly_store: Path) -> None:
     found = _unprivileged(["search", "alpha gardens", "--db", db, "--routes", "bm25", "--json"])
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout)["results"]
-    info = _unprivileged(["corpus", "info", "--db", db, "--json"])
+    info = _unprivileged(["info", "--db", db, "--json"])
     assert info.returncode == 0 and json.loads(info.stdout)["documents"] == 5
     verified = _unprivileged(["audit", "verify", "--db", db])
     assert verified.returncode == 0 and "intact" in verified.stdout

@@ -458,7 +458,6 @@ def test_policy_hash_format_and_default() -> None:
         {"span_window_factor": 2.0},
         {"paraphrase_window_factor": 3.0},
         {"title_relevance": False},
-        {"demote_missed_answer": True},
         {"guard_proximity_runes": 100},
     ],
 )
@@ -495,7 +494,7 @@ def test_unknown_policy_field_is_one_line_listing_valid_fields() -> None:
         VerifierPolicy(paraphrase_treshold=0.5)
     msg = str(info.value)
     assert "\n" not in msg and "paraphrase_treshold" in msg
-    for name in ("paraphrase_threshold", "max_evidence_ids", "title_relevance", "demote_missed_answer", "version"):
+    for name in ("paraphrase_threshold", "max_evidence_ids", "title_relevance", "answerability", "version"):
         assert name in msg
     with pytest.raises(PolicyError, match="valid fields"):
         load_policy({"bogus": 1})

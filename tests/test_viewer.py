@@ -121,7 +121,7 @@ def test_cli_writes_one_file_and_refuses_bad_paths_in_one_line(
     tmp_path: Path, run_dir: Path, run_cli: Callable[..., Result]
 ) -> None:
     out = tmp_path / "page" / "run.html"
-    result = run_cli("experiments", "view", run_dir, "--out", out)
+    result = run_cli("lab", "view", run_dir, "--output", out)
     assert result.exit_code == 0, result.stderr
     assert out.is_file() and "wrote" in result.stdout and not list(out.parent.glob("*.tmp"))
     html = out.read_text(encoding="utf-8")
@@ -129,19 +129,19 @@ def test_cli_writes_one_file_and_refuses_bad_paths_in_one_line(
     shell = re.sub(r'(<script type="application/json" id="[a-z0-9-]+">).*?</script>', r"\1", html, flags=re.S)
     assert not re.search(r"https?://|\bsrc=|\bhref=|@import|url\(", shell)
     for args, message in [
-        ([run_dir], "give --out FILE.html to write the page, or --serve"),
-        ([tmp_path / "nope", "--out", out], "does not exist or is not a directory"),
-        ([tmp_path, "--out", out], "is neither a run directory (config.json), a sweep directory"),
-        ([run_dir, "--compare", tmp_path, "--out", out], "--compare needs two run directories"),
+        ([run_dir], "give --output FILE.html to write the page, or --serve"),
+        ([tmp_path / "nope", "--output", out], "does not exist or is not a directory"),
+        ([tmp_path, "--output", out], "is neither a run directory (config.json), a sweep directory"),
+        ([run_dir, "--compare", tmp_path, "--output", out], "--compare needs two run directories"),
     ]:
-        bad = run_cli("experiments", "view", *args)
+        bad = run_cli("lab", "view", *args)
         assert bad.exit_code != 0 and bad.stderr.startswith("Error: ") and message in bad.stderr, bad.stderr
         assert bad.stderr.count("\n") == 1
 
 
 def test_a_damaged_run_is_a_clear_error(tmp_path: Path, run_dir: Path, run_cli: Callable[..., Result]) -> None:
     (run_dir / rundir.CONFIG).write_text("{not json", encoding="utf-8")
-    bad = run_cli("experiments", "view", run_dir, "--out", tmp_path / "x.html")
+    bad = run_cli("lab", "view", run_dir, "--output", tmp_path / "x.html")
     assert bad.exit_code == 1 and "config.json' is not valid JSON" in bad.stderr and "the run directory is damaged" in bad.stderr
 
 
@@ -166,7 +166,7 @@ def test_served_routes_stay_under_the_run_root(run_dir: Path) -> None:
 
 
 def test_serve_answers_on_localhost_only(run_dir: Path) -> None:
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "arborist"), "experiments", "view", str(run_dir),
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "arborist"), "lab", "view", str(run_dir),
                              "--serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
@@ -225,7 +225,7 @@ def test_clicking_a_diagnosis_row_lists_exactly_that_boundarys_questions(
     tmp_path: Path, run_dir: Path, page: Any, run_cli: Callable[..., Result]
 ) -> None:
     out = tmp_path / "run.html"
-    assert run_cli("experiments", "view", run_dir, "--out", out).exit_code == 0
+    assert run_cli("lab", "view", run_dir, "--output", out).exit_code == 0
     open_page(page, out)
     rows = rows_of(run_dir)
     assert page.locator("tr.q-row").count() == len(rows)
@@ -298,7 +298,7 @@ def test_the_compare_page_lists_changed_outcomes_first_with_the_paired_verdict(
     sweep_dir = execute_sweep(plan_sweep(base, "evidence-k=1,3", provider), provider).sweep_dir
     a, b = (sweep_dir / str(c.run_dir) for c in load_sweep(sweep_dir).cells)
     out = tmp_path / "compare.html"
-    result = run_cli("experiments", "view", a, "--compare", b, "--out", out)
+    result = run_cli("lab", "view", a, "--compare", b, "--output", out)
     assert result.exit_code == 0, result.stderr
     open_page(page, out)
     expected = compare_runs(a, b)  # what `experiments compare` says about the same two runs
@@ -313,7 +313,7 @@ def test_the_compare_page_lists_changed_outcomes_first_with_the_paired_verdict(
     assert page.locator(".side #question").count() == 2
     # The sweep page shows its plots, inlined.
     sweep_html = tmp_path / "sweep.html"
-    assert run_cli("experiments", "view", sweep_dir, "--out", sweep_html).exit_code == 0
+    assert run_cli("lab", "view", sweep_dir, "--output", sweep_html).exit_code == 0
     open_page(page, sweep_html)
     plots = page.eval_on_selector_all("img.plot", "els => els.map(e => e.naturalWidth)")
     assert plots and all(w > 0 for w in plots)

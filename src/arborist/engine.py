@@ -60,6 +60,7 @@ def _audit_body(record: AnswerRecord) -> dict[str, object]:
         "corpus_digest": record.corpus_digest,
         "governance_policy_hash": record.governance_policy_hash,
         "verifier_policy_hash": v.verifier_policy_hash if v else None,
+        "answerability_policy_hash": record.answerability_policy_hash,
         "model_id": record.completion.model_id,
         "prompt_sha256": record.prompt.sha256,
         "response_sha256": hashlib.sha256(record.completion.text.encode("utf-8", "surrogatepass")).hexdigest(),

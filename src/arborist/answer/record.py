@@ -77,6 +77,9 @@ class AnswerRecord(BaseModel):
     verification: Verification | None = Field(
         default=None, description="verifier labels, per-claim verdicts and guard output (None until verified)"
     )
+    answerability_policy_hash: str | None = Field(
+        default=None, description="the missed-answer guard's policy the audit mode was set under (None until verified)"
+    )
 
     @property
     def ok(self) -> bool:

@@ -14,6 +14,7 @@ from arborist.answer.record import AnswerRecord
 from arborist.corpus.fts_query import phrase
 from arborist.corpus.store import CorpusStore
 from arborist.entailment import judge_for
+from arborist.policy.answerability import answerability_policy_hash
 from arborist.verify import Verification, VerifierPolicy, verify_answer
 from arborist.verify.normalize import token_stems, tokenise
 
@@ -53,4 +54,5 @@ def verify_record(
     evidence = [{"id": e.evidence_id, "title": e.title, "text": e.text} for e in record.evidence]
     verification = verify_contract_answer(record.question, record.policy.mode, record.contract, evidence, policy,
                                           term_weights)
-    return record.model_copy(update={"verification": verification})
+    return record.model_copy(update={"verification": verification,
+                                     "answerability_policy_hash": answerability_policy_hash(policy.answerability)})

@@ -13,8 +13,14 @@ from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import verify_record
-from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy, verifier_from
-from arborist.cli.options import json_option, print_json
+from arborist.cli.answer_options import (
+    answer_options,
+    pop_answer_options,
+    provider_and_policy,
+    show_prompt_option,
+    verifier_from,
+)
+from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
@@ -116,10 +122,10 @@ def _kept(answer: Callable[[], AnswerRecord], as_json: bool, show_prompt: bool) 
 
 @click.command("query")
 @click.argument("question")
-@click.option("--db", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Corpus store file.")
+@db_option
 @answer_options
 @json_option
-@click.option("--show-prompt", is_flag=True, help="Print the exact messages sent to the model.")
+@show_prompt_option
 def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:
     """Answer QUESTION from the corpus in --db, with citations.
 
@@ -138,17 +144,16 @@ def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: A
 @click.command("ask")
 @click.argument("document")
 @click.argument("question")
-@click.option("--db", type=click.Path(path_type=Path, dir_okay=False),
-              help="Store for the answer cache and audit log; DOCUMENT may then also be a document id in it.")
+@db_option(required=False)
 @answer_options
 @json_option
-@click.option("--show-prompt", is_flag=True, help="Print the exact messages sent to the model.")
+@show_prompt_option
 def ask(document: str, question: str, db: Path | None, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:
     """Answer QUESTION from one DOCUMENT: a file, or a document id in --db.
 
     The document is chunked and its chunks ranked, selected and admitted as
-    in `query`. With --db the answer is cached and audited there; without
-    it, nothing is written.
+    in `query`. --db is optional: with it the answer is cached and audited
+    there; without it, nothing is written.
     """
     opts = pop_answer_options(kwargs)
     path = Path(document)

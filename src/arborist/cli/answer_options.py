@@ -26,13 +26,14 @@ from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import make_provider
 from arborist.policy.answer import AnswerPolicy
+from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
 from arborist.verify.judge import ENTAILMENT_KINDS
 
 __all__ = ["policy_option", "routes_option"]  # re-exported from policy_options
 
 MODEL_OPTIONS = [
-    click.option("--model", "model", default=None,
+    click.option("-m", "--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
     click.option("--base-url", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
@@ -40,7 +41,8 @@ MODEL_OPTIONS = [
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
-# A verifier knob, not an answer-policy one: toggling it re-verifies a cached answer, never regenerates it.
+# The missed-answer guard's knob (its own answerability policy and hash): toggling it re-audits a cached answer,
+# never regenerates it, and changes neither the verifier's hash nor the governance hash.
 _DEMOTE = click.option("--demote-missed-answer", is_flag=True,
                        help="Let the missed-answer guard set audit mode EVIDENCE-MISSED-PARTIAL (it never changes the label).")
 _RULE13 = VerifierPolicy.model_fields["answerability_threshold"]
@@ -64,6 +66,9 @@ ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_thresho
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
+
+
+show_prompt_option = click.option("--show-prompt", is_flag=True, help="Print the exact messages sent to the model.")
 
 
 def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
@@ -111,7 +116,7 @@ def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
 def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
     """The verifier knobs `query`, `ask` and the lab take: toggling them re-verifies a cached answer, never
     regenerates it."""
-    return VerifierPolicy(demote_missed_answer=opts["demote_missed_answer"],
+    return VerifierPolicy(answerability=AnswerabilityPolicy(demote_missed_answer=opts["demote_missed_answer"]),
                           answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts))
 
 

@@ -97,7 +97,7 @@ def head(db: Path, as_json: bool) -> None:
 
 @audit.command("log")
 @db_option
-@click.option("--limit", type=click.IntRange(1), default=None, help="Only the newest N events.")
+@click.option("--last", "limit", type=click.IntRange(1), default=None, help="Only the newest N events.")
 @json_option
 def log(db: Path, limit: int | None, as_json: bool) -> None:
     """List audit events, oldest first; an unreadable or edited event is listed as BROKEN."""

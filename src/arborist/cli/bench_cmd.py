@@ -1,4 +1,4 @@
-"""`arborist bench ...`: benches that decide between answer-path settings (thin over arborist.lab)."""
+"""`arborist lab layout-bench`: decide between prompt layouts on your own data (thin over arborist.lab)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,18 @@ from typing import Any, TypeVar
 import click
 
 from arborist.cli.answer_options import MODEL_OPTIONS, apply_options, make_provider_from, policy_option
-from arborist.cli.options import json_option, print_json
+from arborist.cli.lab_options import (
+    cache_directory_option,
+    evaluation_option,
+    floor_option,
+    limit_option,
+    question_ids_option,
+    samples_option,
+    workers_option,
+)
+from arborist.cli.options import db_option, json_option, out_option, print_json
 from arborist.errors import InputError
 from arborist.governance.options import CHUNKING_OPTIONS, POLICY_OPTIONS
-from arborist.lab.compare import DEFAULT_FLOOR
 from arborist.lab.config import ModelSpec
 from arborist.lab.layout_bench import run_layout_bench
 from arborist.lab.runner import RunRequest
@@ -28,40 +36,29 @@ def _answering_options(fn: F) -> F:
     return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS if o.name not in _NOT_HERE]])
 
 
-@click.group("bench")
-def bench() -> None:
-    """Benches that decide between answer-path settings on your own data."""
-
-
-@bench.command("layouts")
-@click.option("--db", required=True, type=click.Path(path_type=Path, dir_okay=False), help="The corpus store.")
-@click.option("--evaluation", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="An arborist-evaluation/1 file for the store's corpus, or a question fixture file (.txt).")
+@click.command("layout-bench")
+@db_option
+@evaluation_option(required=True)
 @click.option("--section", help="With a fixture file: only this section's questions.")
 @click.option("--layouts", default="tail,bookend,per_chunk", show_default=True,
               help=f"Comma-separated layouts ({', '.join(POLICY_LAYOUTS)}); the first is the control.")
-@click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
-              help="Answers per question and layout (more than 1 needs --temperature above 0); they share the prompt.")
-@click.option("--limit", type=click.IntRange(1), help="Only the first N (selected) questions.")
-@click.option("--question-ids", type=click.Path(path_type=Path, dir_okay=False), help="Only these question ids.")
+@samples_option
+@limit_option
+@question_ids_option
 @click.option("--quantifier", help="Only questions of these quantifier classes, e.g. ALL,COMPREHENSIVE,OPEN_REQUEST.")
-@click.option("--concurrency", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Parallel provider calls (for servers; a local model answers one at a time).")
-@click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0.0),
-              help="Least |Δ strict-rate| a verdict may call a signal.")
-@click.option("--cache-directory", type=click.Path(path_type=Path, file_okay=False),
-              help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")
-@click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Where the bench directory goes.")
+@workers_option
+@floor_option
+@cache_directory_option
+@out_option()
 @json_option
 @_answering_options
 def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, samples: int, limit: int | None,
-                question_ids: Path | None, quantifier: str | None, concurrency: int, floor: float,
+                question_ids: Path | None, quantifier: str | None, generation_workers: int, floor: float,
                 cache_directory: Path | None, out: Path, as_json: bool, **kwargs: Any) -> None:
     """Answer the same questions under each layout (n samples each) and compare their verifier labels.
 
     \b
-    One answer-quality run per layout under DIR/<time>-layout-bench-<hash>/runs/,
+    One answer-quality run per layout under OUT/<time>-layout-bench-<hash>/runs/,
     then bench.json and summary.md: labels, strict-rate, verified share,
     latency and Δ strict-rate vs the first layout (paired, 95% interval,
     verdict), violations by reason, and strict-rate and answer length per
@@ -77,7 +74,7 @@ def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, s
                       timeout=kwargs["timeout"], retries=kwargs["retries"], provider=provider.name,
                       model_id=f"{provider.name}:{provider.model_id}")
     base = RunRequest(run_root=None, question_ids=question_ids, limit=limit, policy_values=policy_values,
-                      samples=samples, model=model, generation_workers=concurrency, cache_directory=cache_directory)
+                      samples=samples, model=model, generation_workers=generation_workers, cache_directory=cache_directory)
     classes = [c.strip().upper() for c in quantifier.split(",") if c.strip()] if quantifier else []
     with Reporter() as progress:
         result = run_layout_bench(db, evaluation, names, base, provider, out, classes, section, floor, progress)

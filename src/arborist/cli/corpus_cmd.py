@@ -1,4 +1,4 @@
-"""`arborist corpus ...`: inspect a store."""
+"""`arborist info`: what a store holds."""
 
 from __future__ import annotations
 
@@ -10,12 +10,7 @@ from arborist.cli.options import db_option, json_option, print_json
 from arborist.corpus.store import open_store
 
 
-@click.group()
-def corpus() -> None:
-    """Inspect a corpus store."""
-
-
-@corpus.command("info")
+@click.command("info")
 @db_option
 @json_option
 def info(db: Path, as_json: bool) -> None:

@@ -1,4 +1,4 @@
-"""`arborist datasets import`: a public QA dataset -> corpus.json + evaluation.json."""
+"""`arborist lab import-dataset`: a public QA dataset -> corpus.json + evaluation.json."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from arborist.cli.options import json_option, print_json
+from arborist.cli.options import json_option, out_option, print_json
 from arborist.evaluation.importers import IMPORTERS, import_dataset, write_import
 
 
@@ -19,25 +19,17 @@ def _formats_epilog() -> str:
     return "\n".join(lines)
 
 
-@click.group()
-def datasets() -> None:
-    """Import public QA datasets as a corpus plus an evaluation bound to it."""
-
-
-@datasets.command("import", epilog=_formats_epilog())
+@click.command("import-dataset", epilog=_formats_epilog())
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(sorted(IMPORTERS)))
 @click.option(
     "--questions", required=True, type=click.Path(path_type=Path, dir_okay=False),
     help="The dataset's questions file.",
 )
 @click.option(
-    "--corpus", type=click.Path(path_type=Path, dir_okay=False), default=None,
-    help="The dataset's corpus file (musique, hotpotqa); built from the questions when omitted.",
+    "--dataset-corpus", "corpus", type=click.Path(path_type=Path, dir_okay=False), default=None,
+    help="The dataset's own corpus file (musique, hotpotqa); built from the questions when omitted.",
 )
-@click.option(
-    "--out", "out_dir", required=True, type=click.Path(path_type=Path, file_okay=False),
-    help="Folder for corpus.json and evaluation.json (created if missing).",
-)
+@out_option("out_dir")
 @click.option("--force", is_flag=True, help="Overwrite an existing corpus.json / evaluation.json in --out.")
 @json_option
 def import_command(
@@ -46,7 +38,8 @@ def import_command(
     """Write --out/corpus.json and --out/evaluation.json from a FORMAT dataset.
 
     The evaluation's corpus digest is that of corpus.json, so it binds to a
-    store made with `arborist ingest OUT/corpus.json`. Nothing is written
+    store made with `arborist ingest OUT/corpus.json`,
+    and `arborist lab run --corpus OUT/corpus.json --evaluation OUT/evaluation.json` reads them. Nothing is written
     unless the whole dataset parses.
     """
     result = import_dataset(fmt, questions, corpus)

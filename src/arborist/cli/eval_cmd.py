@@ -1,4 +1,4 @@
-"""`arborist eval ...`: measure the engine against an evaluation file."""
+"""`arborist lab eval-retrieval`: measure retrieval against an evaluation file."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from arborist.cli.lab_options import evaluation_option
 from arborist.cli.options import db_option, json_option, print_json
-from arborist.cli.policy_options import routes_option
+from arborist.cli.policy_options import search_options
 from arborist.corpus.store import open_store
 from arborist.evaluation.format import load_evaluation
 from arborist.evaluation.retrieval_eval import MetricRow, evaluate_retrieval
-from arborist.retrieval.search import FUSIONS, Fusion, SearchSettings, parse_routes
+from arborist.retrieval.search import Fusion, SearchSettings, parse_routes
 
 
 def _table(title: str, rows: list[MetricRow], k: int) -> Table:
@@ -32,27 +33,18 @@ def _table(title: str, rows: list[MetricRow], k: int) -> Table:
     return table
 
 
-@click.group("eval")
-def eval_group() -> None:
-    """Measure retrieval (and later answers) against an evaluation file."""
-
-
-@eval_group.command("retrieval")
+@click.command("eval-retrieval")
 @db_option
-@click.option("--evaluation", "evaluation_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="An arborist-evaluation/1 file bound to this store's corpus digest.")
-@click.option("--k", default=10, show_default=True, type=click.IntRange(1, 1000), help="Metric cutoff.")
-@routes_option
-@click.option("--title-filter/--no-title-filter", default=False, show_default=True,
-              help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
-@click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
-              help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
+@evaluation_option("evaluation_path", required=True)
+@click.option("--cutoff", "k", default=10, show_default=True, type=click.IntRange(1, 1000),
+              help="Metric cutoff N of Recall@N, nDCG@N and hit@N (MRR is uncut).")
+@search_options
 @click.option("--per-query", type=click.Path(path_type=Path, dir_okay=False),
               help="Write one JSON line of scores per measured question here.")
 @json_option
 def retrieval(db: Path, evaluation_path: Path, k: int, routes: str, title_filter: bool, fusion: Fusion,
               per_query: Path | None, as_json: bool) -> None:
-    """MRR, Recall@k, nDCG@k and hit rate@k of the fused list and of each route alone.
+    """MRR, Recall@N, nDCG@N and hit rate@N of the fused list and of each route alone.
 
     Documents (source ids) are ranked by their best chunk; metrics are
     computed on the ranked list before any evidence cutoff.

@@ -8,8 +8,10 @@ import click
 from pydantic import ValidationError
 
 from arborist.cli.options import db_option, json_option, print_json
+from arborist.cli.policy_options import policy_option
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
+from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.ingest import ingest_paths
 from arborist.progress import Reporter
 
@@ -19,8 +21,8 @@ PROGRESS_THRESHOLD = 200
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @db_option
-@click.option("--chunk-runes", default=1200, show_default=True, help="Maximum chunk length in runes (code points).")
-@click.option("--overlap-runes", default=120, show_default=True, help="Runes shared by consecutive chunks.")
+@policy_option(OPTIONS_BY_NAME["chunk_runes"])
+@policy_option(OPTIONS_BY_NAME["overlap_runes"])
 @click.option("--no-embed", is_flag=True, help="Skip dense embeddings (the dense route is then unavailable).")
 @click.option("--follow-symlinks", is_flag=True,
               help="Read links in a folder that lead out of it (skipped by default, and listed).")

@@ -1,4 +1,5 @@
-"""`arborist experiments ...`: answer-quality runs, sweeps, comparisons, validation and listing (thin over arborist.lab)."""
+"""`arborist lab run|sweep|compare|list|status|validate`: answer-quality runs and what reads them (thin over
+arborist.lab)."""
 
 from __future__ import annotations
 
@@ -20,17 +21,27 @@ from arborist.cli.answer_options import (
     run_options,
     verifier_from,
 )
-from arborist.cli.options import json_option, print_json
-from arborist.cli.view_cmd import view
+from arborist.cli.lab_options import (
+    cache_directory_option,
+    continue_option,
+    corpus_option,
+    evaluation_option,
+    floor_option,
+    limit_option,
+    metric_option,
+    question_ids_option,
+    samples_option,
+    workers_option,
+)
+from arborist.cli.options import json_option, out_option, print_json
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir
 from arborist.lab.checks import list_runs, run_state, validate_run
-from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
+from arborist.lab.compare import compare_runs
 from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import JudgeSpec, ModelSpec
 from arborist.lab.judge import Judge
-from arborist.lab.metrics.headline import COMPARABLE
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from arborist.lab.sweep import (
@@ -58,16 +69,6 @@ _OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "pro
                    *OPTIONS_BY_NAME, *MODEL_OPTION_NAMES)
 
 
-@click.group("experiments")
-def experiments() -> None:
-    """The lab: answer-quality runs in self-contained run directories, sweeps over one knob, paired comparisons."""
-
-
-@experiments.group("answer-quality")
-def answer_quality() -> None:
-    """Answer an evaluation's questions and locate where each answer lost its evidence."""
-
-
 def _sigterm(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -81,18 +82,14 @@ def _check_order(_ctx: click.Context, _param: click.Parameter, value: str) -> st
 
 
 def run_request_options(fn: F) -> F:
-    """Every option of `answer-quality run` but --continue-from, in one list: `experiments sweep` takes the
+    """Every option of `lab run` but --continue-from, in one list: `lab sweep` takes the
     same list, so an option added here reaches both commands (turned into a RunRequest by request_from_options)."""
     return apply_options(fn, [
-        click.option("--corpus", type=click.Path(path_type=Path, dir_okay=False),
-                     help="The corpus file (JSON list or JSONL of {id?, title, text}) the evaluation was made for."),
-        click.option("--evaluation", type=click.Path(path_type=Path, dir_okay=False),
-                     help="An arborist-evaluation/1 file (see `arborist datasets import`)."),
-        click.option("--run-root", type=click.Path(path_type=Path, file_okay=False),
-                     help="Where the new run (or sweep) directory goes (default with --continue-from: beside the old one)."),
-        click.option("--question-ids", type=click.Path(path_type=Path, dir_okay=False),
-                     help="Answer only these questions: a file with one evaluation question id per line."),
-        click.option("--limit", type=click.IntRange(1), help="Answer only the first N (selected) questions."),
+        corpus_option,
+        evaluation_option(),
+        out_option("run_root", required=False),
+        question_ids_option,
+        limit_option,
         click.option("--arms", help="Comma-separated answer modes to run every question under (default: --mode)."),
         click.option("--prompt", metavar="NAME|FILE",
                      help=f"The system prompt: a shipped one ({', '.join(prompt_names())}; default baseline, each "
@@ -118,15 +115,12 @@ def run_request_options(fn: F) -> F:
                      help="The model that gives verdicts (default: the answer model)."),
         click.option("--judge-budget", type=click.IntRange(0),
                      help="At most N judge calls per run (later rows: budget_exhausted)."),
-        click.option("--samples", default=1, show_default=True, type=click.IntRange(1, 100),
-                     help="Answers per question (needs --temperature > 0); the samples share one evaluated prompt."),
-        click.option("--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
-                     help="Parallel provider calls (a local model serves one call at a time; use it for servers)."),
+        samples_option,
+        workers_option,
         click.option("--generation-budget", type=click.IntRange(0),
                      help="At most N provider calls (a sweep's across its cells); the run then stops with status "
                      "budget_exhausted (exit 5)."),
-        click.option("--cache-directory", type=click.Path(path_type=Path, file_okay=False),
-                     help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab)."),
+        cache_directory_option,
         json_option,
     ])
 
@@ -200,15 +194,17 @@ def _judge(opts: dict[str, Any], provider: Provider, cache_directory: str) -> Ju
     return Judge(spec, statements, verdicts, Path(cache_directory) / "judge")
 
 
-@answer_quality.command("run")
+@click.command("run")
 @run_request_options
-@click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
-              help="A run to continue: its finished rows are reused, only the rest are answered, into a new run.")
+@continue_option
 @click.pass_context
 def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwargs: Any) -> None:
-    """Answer every selected question, write a new run directory under --run-root, summarise it.
+    """Answer every selected question, write a new run directory under --out, summarise it.
 
     \b
+    --continue-from RUN_DIR continues a run: its finished rows are reused,
+    only the rest are answered, into a new run directory (beside the old
+    one unless --out says otherwise).
     Each row of results/per-query.jsonl keeps the ranked, selected, admitted
     and cited ids, the answer, its contract and label, and a diagnosis: the
     first boundary where support for the gold answer disappeared. summary.md
@@ -227,7 +223,7 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
             raise InputError(f"--continue-from answers with the continued run's own settings; drop {', '.join(given)}")
         model = rundir.load_config(continue_from).model
     elif kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
-        raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from RUN_DIR)")
+        raise InputError("give --corpus FILE, --evaluation FILE and --out DIR (or --continue-from RUN_DIR)")
     request, provider = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
     judge = _judge(kwargs, provider, plan.config.cache_directory)
@@ -258,24 +254,24 @@ def _finish(what: str, state: str, message: str, exit_code: int | None) -> None:
         sys.exit(exit_code)
 
 
-@experiments.command("sweep")
+@click.command("sweep")
 @click.option("--family", metavar="NAME=V1,V2,...",
               help=f"The knob to vary and its values, one run per value. Families: {valid_families()}.")
 @run_request_options
-@click.option("--continue-from", type=click.Path(path_type=Path, file_okay=False),
-              help="A sweep directory to continue in place: finished cells are kept, an unfinished cell's run is "
-              "continued, the rest are run.")
+@continue_option
 @click.pass_context
 def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None, as_json: bool,
           **kwargs: Any) -> None:
     """Run one answer-quality run per value of one knob; a table and a plot per metric against the value.
 
     \b
-    Takes every option of `answer-quality run` (shared by all cells) and
-    writes DIR/<UTC time>-sweep-<family>-<hash>/ with runs/ (one run
-    directory per cell), sweep.json, summary.md and plots/<metric>.png.
-    Cells share the answer cache and indexes, so a repeated sweep is served
-    from the cache. Exit status as `answer-quality run`.
+    Takes every option of `lab run` (shared by all cells) and writes
+    OUT/<UTC time>-sweep-<family>-<hash>/ with runs/ (one run directory per
+    cell), sweep.json, summary.md and plots/<metric>.png. Cells share the
+    answer cache and indexes, so a repeated sweep is served from the cache.
+    --continue-from SWEEP_DIR continues a sweep in place: finished cells are
+    kept, an unfinished cell's run is continued, the rest are run.
+    Exit status as `lab run`.
     """
     if continue_from is not None:
         given = _given(ctx, (*_OUTPUT_OPTIONS, "family", "run_root", "cache_directory"))
@@ -294,7 +290,7 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
         if given:
             raise InputError(f"the sweep sets {', '.join(given)} per cell from --family {fam.name}; drop {', '.join(given)}")
         if kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
-            raise InputError("give --corpus FILE, --evaluation FILE and --run-root DIR (or --continue-from SWEEP_DIR)")
+            raise InputError("give --corpus FILE, --evaluation FILE and --out DIR (or --continue-from SWEEP_DIR)")
         request, provider = request_from_options(kwargs)
         plan = plan_sweep(request, family, provider)
     cells = len(plan.record.cells)
@@ -323,15 +319,13 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
     _finish("sweep", record.state, record.message, record.exit_code)
 
 
-@experiments.command("compare")
+@click.command("compare")
 @click.argument("run_a", type=click.Path(path_type=Path, file_okay=False))
 @click.argument("run_b", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--metric", type=click.Choice(COMPARABLE), default="gold", show_default=True,
-              help="valid: contract-valid; gold: gold answer in a usable answer; strict: labelled STRICT; "
-              "completeness: share of a question's requests answered (rows that carry it).")
-@click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0),
-              help="Smallest |delta| that counts as a signal.")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap resampling.")
+@metric_option
+@floor_option
+@click.option("--bootstrap-seed", "seed", default=DEFAULT_SEED, show_default=True, type=int,
+              help="Seed of the bootstrap resampling.")
 @click.option("--resamples", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(100, 1_000_000),
               help="Bootstrap resamples.")
 @click.option("--arm", "arm_a", help="The arm of RUN_A (default: its only arm).")
@@ -363,7 +357,7 @@ def compare(run_a: Path, run_b: Path, metric: str, floor: float, seed: int, resa
         click.echo(render_comparison(result))
 
 
-@experiments.command("validate")
+@click.command("validate")
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @json_option
 def validate(run_dir: Path, as_json: bool) -> None:
@@ -379,7 +373,7 @@ def validate(run_dir: Path, as_json: bool) -> None:
         sys.exit(1)
 
 
-@experiments.command("status")
+@click.command("status")
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @json_option
 def status_command(run_dir: Path, as_json: bool) -> None:
@@ -401,12 +395,14 @@ def status_command(run_dir: Path, as_json: bool) -> None:
         click.echo(f"continue: {st.continue_command}")
 
 
-@experiments.command("list")
-@click.option("--run-root", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="The folder holding run directories.")
+@click.command("list")
+@click.argument("run_root", type=click.Path(path_type=Path, file_okay=False))
 @json_option
 def list_command(run_root: Path, as_json: bool) -> None:
-    """Runs under --run-root with state, output digest, rows and headline metrics."""
+    """Runs under RUN_ROOT with state, output digest, rows and headline metrics.
+
+    RUN_ROOT is the --out folder of `lab run`.
+    """
     runs = list_runs(run_root)
     if as_json:
         print_json([r.model_dump() for r in runs])
@@ -425,6 +421,3 @@ def list_command(run_root: Path, as_json: bool) -> None:
                    f"{'—' if r.recall_at_10 is None else f'{r.recall_at_10:.3f}'}  [{diag}]")
         if r.continue_command:
             click.echo(f"    continue: {r.continue_command}")
-
-
-experiments.add_command(view)  # `arborist experiments view`: its own module, one subcommand of this group

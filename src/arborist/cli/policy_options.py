@@ -15,6 +15,7 @@ from arborist.governance.options import OPTIONS_BY_NAME, PolicyOption
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.prompting.modes import MODES
 from arborist.retrieval.routes import route_names
+from arborist.retrieval.search import FUSIONS, SearchSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,3 +44,15 @@ def policy_option(opt: PolicyOption) -> Callable[[F], F]:
 def routes_option(fn: F) -> F:
     """--routes, for every command that searches (defined once, default from SearchSettings)."""
     return policy_option(OPTIONS_BY_NAME["routes"])(fn)
+
+
+_TITLE_FILTER = click.option(
+    "--title-filter/--no-title-filter", default=SearchSettings().title_filter, show_default=True,
+    help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
+_FUSION = click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
+                       help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
+
+
+def search_options(fn: F) -> F:
+    """--routes, --title-filter and --fusion: the retrieval knobs of `search` and `lab eval-retrieval`."""
+    return routes_option(_TITLE_FILTER(_FUSION(fn)))

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from arborist.cli.options import db_option, json_option, print_json, print_json_line
-from arborist.cli.policy_options import routes_option
+from arborist.cli.policy_options import search_options
 from arborist.corpus.store import open_store
 from arborist.errors import InputError, nested_too_deeply
 from arborist.retrieval import SearchSettings, search
-from arborist.retrieval.search import FUSIONS, Fusion, SearchResult, parse_routes, search_many
+from arborist.retrieval.search import Fusion, SearchResult, parse_routes, search_many
 
 RESULT_FIELDS = ("rank", "chunk_id", "doc_id", "source_id", "title", "score", "routes", "text")
 
@@ -55,12 +55,9 @@ def _warn_unavailable(result: SearchResult) -> bool:
 @click.command("search")
 @click.argument("question", required=False)
 @db_option
-@click.option("--k", default=20, show_default=True, type=click.IntRange(1, 10_000), help="Results to return.")
-@routes_option
-@click.option("--title-filter/--no-title-filter", default=False, show_default=True,
-              help="Drop candidates whose title shares nothing with the question (phrase and title hits pass).")
-@click.option("--fusion", type=click.Choice(FUSIONS), default=SearchSettings().fusion, show_default=True,
-              help="First-stage fusion: normalised route scores (score) or reciprocal ranks (rrf).")
+@click.option("-k", "--k", "k", default=20, show_default=True, type=click.IntRange(1, 10_000),
+              help="How many ranked chunks to print.")
+@search_options
 @click.option(
     "--queries",
     type=click.Path(path_type=Path, dir_okay=False),

@@ -1,4 +1,7 @@
-"""`arborist sentinel ...`: sentinel stores and ladders (thin over arborist.lab.sentinels)."""
+"""`arborist lab sentinel-*`: sentinel stores and ladders (thin over arborist.lab.sentinels).
+
+A ladder asks: does the model read its documents, and which wins when they disagree with its priors?
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from typing import Any
 import click
 
 from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
-from arborist.cli.options import json_option, print_json
+from arborist.cli.lab_options import samples_option
+from arborist.cli.options import db_option, json_option, out_option, output_option, print_json
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.lab.sentinels import history
@@ -18,17 +22,12 @@ from arborist.lab.sentinels.store import build_sentinel_store
 from arborist.progress import Reporter
 
 _FACTS = click.option("--facts", "facts_path", required=True, type=click.Path(path_type=Path, dir_okay=False),
-                      help="The facts file (see `arborist sentinel facts --demo`).")
+                      help="The facts file (see `arborist lab sentinel-facts --demo`).")
 _HISTORY = click.option("--history", "history_path", type=click.Path(path_type=Path, dir_okay=False),
                         help="The ladder history file (default $ARBORIST_CACHE/sentinel/history.jsonl).")
 
 
-@click.group("sentinel")
-def sentinel() -> None:
-    """Sentinel ladders: does the model read its documents, and which wins when they disagree with its priors?"""
-
-
-@sentinel.command("facts")
+@click.command("sentinel-facts")
 @click.option("--demo", is_flag=True, required=True, help="The facts shipped for the demo corpus.")
 @click.option("--path", "path_only", is_flag=True, help="Print the file's path instead of its content.")
 def facts_cmd(demo: bool, path_only: bool) -> None:
@@ -37,15 +36,17 @@ def facts_cmd(demo: bool, path_only: bool) -> None:
     click.echo(str(path) if path_only else path.read_text(encoding="utf-8"), nl=path_only)
 
 
-@sentinel.command("build")
-@click.option("--db", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The real corpus store (only read).")
+@click.command("sentinel-build")
+@db_option
 @_FACTS
-@click.option("--out", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The new sentinel store file (must not exist).")
+@output_option("out")
 @json_option
 def build(db: Path, facts_path: Path, out: Path, as_json: bool) -> None:
-    """Copy the corpus in --db into a new sentinel store with every fact's rungs patched into variants."""
+    """Copy the corpus in --db into a new sentinel store with every fact's rungs patched into variants.
+
+    --db is the real corpus store (only read); --output is the new sentinel
+    store file, which must not exist yet.
+    """
     facts = load_facts(facts_path)
     mapping = build_sentinel_store(db, facts, out, progress=lambda m: click.echo(m, err=True))
     if as_json:
@@ -54,23 +55,22 @@ def build(db: Path, facts_path: Path, out: Path, as_json: bool) -> None:
         click.echo(f"sentinel store {out}: {len(facts.facts)} facts, {len(mapping.variants)} patched variants")
 
 
-@sentinel.command("run")
-@click.option("--sentinel-db", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="A store made by `arborist sentinel build`.")
+@click.command("sentinel-run")
+@db_option
 @_FACTS
-@click.option("--runs", default=1, show_default=True, type=click.IntRange(1, 100),
-              help="Answers per rung (more than 1 needs --temperature above 0).")
-@click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Where the ladder's run directory goes.")
+@samples_option
+@out_option()
 @_HISTORY
 @answer_options
 @json_option
-def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path: Path | None, as_json: bool,
+def run(db: Path, facts_path: Path, samples: int, out: Path, history_path: Path | None, as_json: bool,
         **kwargs: Any) -> None:
     """Ask every fact's question once per rung, with only that rung's variant of its document to read.
 
     \b
-    Counts, per rung over --runs answers: used_sentinel (the rung's value),
+    --db is a sentinel store made by `arborist lab sentinel-build`; the
+    ladder's run directory goes under --out.
+    Counts, per rung over --samples answers: used_sentinel (the rung's value),
     used_memory (the true value, not the rung's), neither (a usable answer
     stating neither), objected, void (the value was not in the prompt).
     Values are read as numbers with their scale and unit: "8 file uploads
@@ -82,14 +82,15 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
     """
     opts = pop_answer_options(kwargs)
     facts = load_facts(facts_path)
-    with open_store(sentinel_db, write=True) as store:
+    with open_store(db, write=True) as store:
         if store.role() != "sentinel":
-            raise InputError(f"'{sentinel_db}' is not a sentinel store; build one with `arborist sentinel build`")
+            raise InputError(f"'{db}' is not a sentinel store; build one with `arborist lab sentinel-build`")
         provider, policy = provider_and_policy(opts, store.chunking())
-        if runs > 1 and policy.generation.temperature == 0:
-            raise InputError(f"--runs {runs} needs --temperature above 0: at temperature 0 every run is the same")
+        if samples > 1 and policy.generation.temperature == 0:
+            raise InputError(f"--samples {samples} needs --temperature above 0: at temperature 0 every answer is "
+                             "the same")
         with Reporter() as progress:
-            run_dir, ladder = run_ladder(store, facts, policy, provider, runs, out, burn=opts["burn"],
+            run_dir, ladder = run_ladder(store, facts, policy, provider, samples, out, burn=opts["burn"],
                                          progress=progress)
     config = LadderConfig.model_validate_json((run_dir / "config.json").read_text(encoding="utf-8"))
     history.append(history_path or history.default_history(), run_dir, config, ladder)
@@ -103,7 +104,7 @@ def run(sentinel_db: Path, facts_path: Path, runs: int, out: Path, history_path:
     click.echo(f"run: {run_dir.resolve()}")
 
 
-@sentinel.command("history")
+@click.command("sentinel-history")
 @click.option("--fact", help="Only this fact.")
 @_HISTORY
 @json_option
@@ -122,13 +123,16 @@ def history_cmd(fact: str | None, history_path: Path | None, as_json: bool) -> N
                    f"{r['control'] or r['status']}")
 
 
-@sentinel.command("report")
-@click.option("--out", required=True, type=click.Path(path_type=Path, dir_okay=False), help="The PNG to write.")
+@click.command("sentinel-report")
+@output_option("out")
 @click.option("--run", "run_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Plot this ladder run (default: the newest in the history).")
 @_HISTORY
 def report(out: Path, run_dir: Path | None, history_path: Path | None) -> None:
-    """Plot a ladder's response curve: rungs on the x axis, the share of runs on the y axis, a panel per fact."""
+    """Plot a ladder's response curve: rungs on the x axis, the share of runs on the y axis, a panel per fact.
+
+    --output is the PNG file to write.
+    """
     entries = history.read(history_path or history.default_history())
     if run_dir is not None:
         entries = [e for e in entries if Path(e.run_dir).resolve() == run_dir.resolve()]

@@ -1,4 +1,4 @@
-"""`arborist experiments view`: a run, a comparison or a sweep as one HTML page, or served on 127.0.0.1."""
+"""`arborist lab view`: a run, a comparison or a sweep as one HTML page, or served on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 import click
 
+from arborist.cli.lab_options import floor_option, metric_option
+from arborist.cli.options import output_option
 from arborist.errors import ArboristError, InputError
-from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
-from arborist.lab.metrics.headline import COMPARABLE
+from arborist.lab.compare import compare_runs
 from arborist.lab.viewer import ViewerError, compare_page, load_run, load_sweep_dir, run_page, sweep_page
 from arborist.lab.viewer.load import is_bench_dir, is_ladder_dir, is_run_dir, is_sweep_dir, load_doc
 from arborist.lab.viewer.page import doc_page
@@ -19,7 +20,7 @@ DEFAULT_PORT = 8765
 
 
 def _comparer(metric: str, floor: float) -> Comparer:
-    """The compare page's verdict, by `experiments compare` itself; its refusal becomes the page's note."""
+    """The compare page's verdict, by `lab compare` itself; its refusal becomes the page's note."""
     def compare(a: Path, b: Path) -> tuple[dict[str, Any] | None, str | None]:
         try:
             return compare_runs(a, b, metric=metric, floor=floor).model_dump(mode="json"), None
@@ -30,23 +31,23 @@ def _comparer(metric: str, floor: float) -> Comparer:
 
 @click.command("view")
 @click.argument("path", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write one self-contained HTML file (no network needed to open it).")
+@output_option("out", required=False)
 @click.option("--serve", "serve_", is_flag=True,
               help="Serve the page, and the runs and sweeps beside it, on 127.0.0.1 until Ctrl-C.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="Port for --serve (0: any free port).")
 @click.option("--compare", "run_b", type=click.Path(path_type=Path, file_okay=False),
               help="A second run over the same evaluation: a compare page (PATH is run A).")
-@click.option("--metric", type=click.Choice(COMPARABLE), default="gold", show_default=True,
-              help="The metric of the compare page's paired verdict (as `experiments compare`).")
-@click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0),
-              help="Smallest |delta| the compare page's verdict counts as a signal.")
+@metric_option
+@floor_option
 def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | None, metric: str,
          floor: float) -> None:
     """Show a run directory in the browser: diagnosis first, each question's journey, prompt to label.
 
     \b
+    --output writes one self-contained HTML file (no network needed to open
+    it); --serve serves the pages on 127.0.0.1. --metric and --floor set the
+    compare page's paired verdict, as in `arborist lab compare`.
     PATH is a run directory (run page; with --compare RUN_B, a compare
     page naming the settings that differ), a sweep directory (its cells and
     plots), a sentinel ladder or a layout bench directory (their tables),
@@ -55,7 +56,7 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
     long runs (100 questions a page).
     """
     if out is None and not serve_:
-        raise InputError("give --out FILE.html to write the page, or --serve to serve it on 127.0.0.1")
+        raise InputError("give --output FILE.html to write the page, or --serve to serve it on 127.0.0.1")
     if not path.is_dir():
         raise InputError(f"'{path}' does not exist or is not a directory; give a run directory, a sweep "
                          "directory or (with --serve) a run root")

@@ -775,7 +775,7 @@ def _ready(
         if read_only:
             raise StoreError(
                 f"store '{path}' has schema version {len(applied)} and needs upgrading to {SCHEMA_VERSION}, "
-                "but it is read-only; run `arborist corpus info` on it once with write access"
+                "but it is read-only; run `arborist info` on it once with write access"
             )
         try:
             with write_transaction(db):

@@ -1,4 +1,4 @@
-"""`arborist eval retrieval`: metrics on the ranked list, before any evidence cutoff.
+"""`arborist lab eval-retrieval`: metrics on the ranked list, before any evidence cutoff.
 
 The fused list and every route's own list are scored from the same search,
 so route rows and the fused row always describe the same questions. Questions

@@ -1,4 +1,4 @@
-"""`experiments validate` (the post-run checklist) and `experiments list` (runs under a root).
+"""`lab validate` (the post-run checklist) and `lab list` (runs under a root).
 
 Validation reads only the run directory: a run another machine made can be
 checked here, and a check that fails names what disagreed. Nothing derived is
@@ -149,7 +149,7 @@ def _rows_on_disk(run_dir: Path) -> int:
 
 
 class RunState(BaseModel):
-    """One run's state and counts (`experiments status RUN`)."""
+    """One run's state and counts (`lab status RUN`)."""
 
     run_dir: str
     state: str = Field(description="status.json's state, but `dead` for a running run whose process is gone")

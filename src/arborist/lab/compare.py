@@ -1,4 +1,4 @@
-"""`experiments compare`: two runs (or two arms) over the same evaluation, paired per question and sample.
+"""`lab compare`: two runs (or two arms) over the same evaluation, paired per question and sample.
 
 Pairing: a row of run A and a row of run B pair when they answer the same
 question with the same sample index, under the arm chosen in each run. The

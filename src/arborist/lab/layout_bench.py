@@ -8,7 +8,7 @@ from the cache), then one table from their rows:
   mean share of verified claims (n_verified / n_claims), mean latency, and
   the change in strict-rate against the control layout (the first one),
   paired per question with a seeded 95% bootstrap interval and the
-  signal-floor verdict of `experiments compare`;
+  signal-floor verdict of `lab compare`;
 - per layout, when the questions have golds: the share of answers holding
   one, and its change against the control with interval and verdict (a
   layout can lift strict-rate by abstaining more and answering less);
@@ -307,5 +307,5 @@ def render(bench: LayoutBench) -> str:
             cells.append("—" if v is None else f"{_f(v['strict_rate'])}, {_f(v['answer_runes'], 0)}; n={v['rows']}")
         out.append(f"| {b} | " + " | ".join(cells) + " |")
     out += ["", f"Verdict: `signal` only when the interval excludes 0 and |Δ| ≥ {bench.floor}; the runs are in "
-            "`runs/` (each an ordinary run directory: `experiments view` shows it)."]
+            "`runs/` (each an ordinary run directory: `lab view` shows it)."]
     return "\n".join(out) + "\n"

@@ -1,4 +1,4 @@
-"""What `experiments validate` re-derives: a run checked against what its config.json promises.
+"""What `lab validate` re-derives: a run checked against what its config.json promises.
 
 A run directory is only files: anyone who can write them can flip a label,
 forge an answer marked STRICT, edit an input or a summary. So the check does

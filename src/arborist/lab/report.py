@@ -204,7 +204,7 @@ def _judge_summary(run_dir: Path) -> JudgeSummary | None:
 
 def summary_files(run_dir: Path, cfg: RunConfig) -> dict[str, Any]:
     """Every summary file of a run (name under the run directory -> its JSON value, or text for summary.md),
-    computed from the rows on disk: what `write_summaries` writes and `experiments validate` recomputes."""
+    computed from the rows on disk: what `write_summaries` writes and `lab validate` recomputes."""
     rows, bad = load_rows(run_dir)
     arms = [a.name for a in cfg.arms]
     answers = {a: summarise_answers(rows, a) for a in arms}

@@ -56,7 +56,7 @@ def live_state(status: dict[str, Any]) -> str:
 
 def continue_command(run_dir: Path) -> str:
     """The command that finishes a run that stopped: a new run reusing its finished rows."""
-    return f"arborist experiments answer-quality run --continue-from {run_dir.resolve()}"
+    return f"arborist lab run --continue-from {run_dir.resolve()}"
 
 
 Boundary = Literal["retrieval", "evidence_k", "context_admission", "contract", "generation", "none"]

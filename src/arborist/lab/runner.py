@@ -248,7 +248,7 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
         raise InputError("give --corpus FILE and --evaluation FILE (or --continue-from RUN_DIR)")
     run_root = request.run_root or (request.continue_from.parent if request.continue_from else None)
     if run_root is None:
-        raise InputError("give --run-root DIR: where the new run directory goes")
+        raise InputError("give --out DIR: where the new run directory goes")
     corpus_bytes = _read_bytes(corpus_path, "corpus file")
     evaluation_bytes = _read_bytes(evaluation_path, "evaluation file")
     evaluation = load_evaluation(evaluation_path)

@@ -154,7 +154,7 @@ def stored_request(data: dict[str, Any]) -> RunRequest:
     holds its one verifier knob, `demote_missed_answer`, on its own: kept, not silently dropped."""
     if "demote_missed_answer" in data:
         data = dict(data)
-        data["verifier"] = {"demote_missed_answer": data.pop("demote_missed_answer")}
+        data["verifier"] = {"answerability": {"demote_missed_answer": data.pop("demote_missed_answer")}}
     return _REQUEST.validate_python(data)
 
 
@@ -174,7 +174,7 @@ class CellDiagnosis(BaseModel):
 
 
 class PairedDelta(BaseModel):
-    """`experiments compare REFERENCE CELL --metric M` in brief."""
+    """`lab compare REFERENCE CELL --metric M` in brief."""
 
     delta: float | None
     low: float | None
@@ -260,7 +260,7 @@ def _absolute_prompt(value: str | None) -> str | None:
 def plan_sweep(base: RunRequest, family_spec: str, provider: Provider) -> SweepPlan:
     """Check the family, its values and every cell's run (nothing is written, no provider call)."""
     if base.run_root is None:
-        raise InputError("give --run-root DIR: where the sweep directory goes")
+        raise InputError("give --out DIR: where the sweep directory goes")
     if base.continue_from is not None:
         raise InputError("a new sweep cannot --continue-from a run; continue a sweep with --continue-from SWEEP_DIR")
     family, values = parse_family(family_spec)
@@ -480,7 +480,7 @@ def _swept_default(record: SweepRecord) -> str | None:
 
 
 def _pair_cells(sweep_dir: Path, record: SweepRecord) -> None:
-    """Each cell against the reference cell, per arm and metric, as `experiments compare` pairs them."""
+    """Each cell against the reference cell, per arm and metric, as `lab compare` pairs them."""
     record.reference = _swept_default(record) or (record.values[0] if record.values else None)
     ref = next((c for c in record.cells if c.value == record.reference and c.run_dir), None)
     for cell in record.cells:
@@ -533,7 +533,7 @@ def render_summary(sweep_dir: Path, record: SweepRecord) -> str:
             "without a usable answer as a miss; answer length is measured on usable answers; request "
             "completeness only on rows that carry it. 95% bootstrap intervals over questions (seeded) are in "
             f"`{SWEEP_JSON}` and drawn as error bars. Compare two cells with "
-            "`arborist experiments compare RUN_A RUN_B`.", ""]
+            "`arborist lab compare RUN_A RUN_B`.", ""]
     out += _paired_table(record)
     out += _diagnosis_table(record)
     if record.plots:
@@ -562,14 +562,14 @@ def _diagnosis_table(record: SweepRecord) -> list[str]:
 
 
 def _paired_table(record: SweepRecord) -> list[str]:
-    """Every cell against the reference, paired per question, with the verdict of `experiments compare`."""
+    """Every cell against the reference, paired per question, with the verdict of `lab compare`."""
     if not any(c.paired for c in record.cells):
         return []
     why = "the default" if _swept_default(record) == record.reference else "the first value"
     out = [f"## Paired against {record.family}={record.reference} ({why})", "",
            "Cell - reference per question, seeded 95% bootstrap interval; McNemar's exact p on the binary metrics; "
            f"`signal` only when the interval excludes 0, |delta| >= {DEFAULT_FLOOR:g} and (binary) p < {SIGNAL_ALPHA:g} "
-           "(`experiments compare` with its defaults).", "",
+           "(`lab compare` with its defaults).", "",
            f"| {record.family} | arm | " + " | ".join(PAIRED_METRICS) + " |", "|---|---|" + "---|" * len(PAIRED_METRICS)]
     for cell in record.cells:
         for arm, metrics in cell.paired.items():

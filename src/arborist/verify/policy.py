@@ -16,9 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from arborist.errors import InputError
+from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.policy.canonical import tagged_digest
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import lexicon
@@ -71,8 +72,9 @@ class VerifierPolicy(BaseModel):
         default=2.0, ge=1.0, description="paraphrase check: window length, in tokens, as a multiple of the claim's length"
     )
     title_relevance: bool = Field(default=True, description="Rule 8: a cited chunk whose title and text share nothing with the question demotes STRICT")
-    demote_missed_answer: bool = Field(
-        default=False, description="when the missed-answer guard fires, set audit mode EVIDENCE-MISSED-PARTIAL"
+    answerability: AnswerabilityPolicy = Field(
+        default_factory=AnswerabilityPolicy, description="the missed-answer guard's own policy: hashed apart "
+        "(answerability_policy_hash), never into verifier_policy_hash"
     )
     slot_check: bool = Field(
         default=True, description="Rule 10: an answer to a when/how-many question that states no date/number is not STRICT"
@@ -161,6 +163,15 @@ class VerifierPolicy(BaseModel):
         description="instruction guard: name -> regular expression over folded evidence text (see instruction_guard)",
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_demote(cls, data: Any) -> Any:
+        """`demote_missed_answer` at the top, as policies and sweep records written before it moved say it."""
+        if isinstance(data, Mapping) and "demote_missed_answer" in data and "answerability" not in data:
+            data = dict(data)
+            data["answerability"] = {"demote_missed_answer": data.pop("demote_missed_answer")}
+        return data
+
     @field_validator("instruction_patterns")
     @classmethod
     def _patterns(cls, v: dict[str, str]) -> dict[str, str]:
@@ -247,7 +258,8 @@ def rule_tables_digest() -> str:
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:
     """Covers the verifier's own knobs, its rule tables (`rule_tables_digest`) and the version of the shared text
     rules it tokenises with (`arborist.text`), so answer-policy changes never move it and a rule change always
-    does."""
-    body = {"policy": (policy or VerifierPolicy()).model_dump(mode="json"), "text_rules": TEXT_RULES_VERSION,
+    does. The missed-answer guard's `answerability` policy has its own hash (`answerability_policy_hash`)."""
+    body = {"policy": (policy or VerifierPolicy()).model_dump(mode="json", exclude={"answerability"}),
+            "text_rules": TEXT_RULES_VERSION,
             "rules": rule_tables_digest()}
     return tagged_digest(POLICY_HASH_TAG, body)

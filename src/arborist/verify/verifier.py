@@ -927,7 +927,7 @@ def verify_answer(
     guard = missed_answer_guard(question, quantifier, chunks, denial_texts, answer_texts, policy.guard_proximity_runes)
     if guard.answerability_warning:
         _add(reasons, Reason.MISSED_ANSWER_SUSPECTED)
-        if policy.demote_missed_answer:
+        if policy.answerability.demote_missed_answer:
             notes.append(f"missed-answer guard: audit mode {audit} set to {AuditMode.MISSED_PARTIAL}")
             audit = AuditMode.MISSED_PARTIAL
 

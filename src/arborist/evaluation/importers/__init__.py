@@ -42,7 +42,7 @@ EVALUATION_FILE = "evaluation.json"
 
 Importer = Callable[[Path, Path | None], DatasetImport]
 
-#: The formats `arborist datasets import` accepts; the CLI's choices come from here.
+#: The formats `arborist lab import-dataset` accepts; the CLI's choices come from here.
 IMPORTERS: dict[str, Importer] = {
     "musique": import_musique,
     "hotpotqa": import_hotpotqa,

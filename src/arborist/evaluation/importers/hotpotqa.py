@@ -173,7 +173,7 @@ def _bridge_answers(q: _HotpotQuestion, articles: Mapping[str, list[str]], title
 
 def import_hotpotqa(questions_path: Path, corpus_path: Path | None = None) -> DatasetImport:
     """HotpotQA: one request per supporting article (a bridge's hops with answers where the annotation fixes them);
-    corpus is --corpus or the questions' contexts."""
+    corpus is --dataset-corpus or the questions' contexts."""
     items = _as_list(read_json(questions_path, "questions"), f"'{questions_path}'", "question objects")
     parsed = [
         _parse_hotpot_question(

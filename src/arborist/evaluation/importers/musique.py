@@ -3,7 +3,7 @@
 Passage ids are `<slug of title>-<8 hex of the content digest>`: titles
 repeat across passages (126 repeats in the shared subset), positions
 change when a corpus file is reordered or rebuilt from the questions'
-paragraphs, whereas content ids are the same whether `--corpus` is given
+paragraphs, whereas content ids are the same whether `--dataset-corpus` is given
 or the corpus is built from the questions, and stay readable in reports.
 Supporting paragraphs are matched on normalised title AND text (two
 supporting paragraphs of one question can share a title). Each
@@ -199,7 +199,7 @@ def _musique_to_question(
 
 
 def import_musique(questions_path: Path, corpus_path: Path | None = None) -> DatasetImport:
-    """MuSiQue: hops become requests; corpus is --corpus or the questions' paragraphs."""
+    """MuSiQue: hops become requests; corpus is --dataset-corpus or the questions' paragraphs."""
     items = _as_list(read_json(questions_path, "questions"), f"'{questions_path}'", "question objects")
     parsed = [
         _parse_musique_question(obj, _item_where(questions_path, i, obj if isinstance(obj, dict) else {}, "id"))

@@ -4,7 +4,7 @@ Each paragraph is a document `<article title>#<paragraph index>` titled
 with the article title as written in the file; each qa is a question with
 its distinct answer texts and one request (the question itself). SQuAD 2.0
 `is_impossible` questions keep their request but have no answers and no
-relevant ids. The paragraphs are the corpus, so `--corpus` is refused.
+relevant ids. The paragraphs are the corpus, so `--dataset-corpus` is refused.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _squad_article(
 def import_squad(questions_path: Path, corpus_path: Path | None = None) -> DatasetImport:
     """SQuAD v1.1/v2.0: each paragraph is a document, each qa a one-request question."""
     if corpus_path is not None:
-        raise InputError("squad takes no --corpus: the paragraphs in the --questions file are the corpus")
+        raise InputError("squad takes no --dataset-corpus: the paragraphs in the --questions file are the corpus")
     top = _as_object(read_json(questions_path, "questions"), f"'{questions_path}'")
     articles = _field(top, "data", list, f"'{questions_path}'")
     docs: list[SourceDocument] = []

@@ -43,7 +43,7 @@ def append(path: Path, run_dir: Path, config: LadderConfig, result: LadderResult
 def read(path: Path) -> list[HistoryEntry]:
     """Every whole entry; a torn last line (a killed append) is skipped."""
     if not path.exists():
-        raise InputError(f"no sentinel history at '{path}' yet; `arborist sentinel run` writes it")
+        raise InputError(f"no sentinel history at '{path}' yet; `arborist lab sentinel-run` writes it")
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:

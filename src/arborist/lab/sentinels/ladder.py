@@ -183,7 +183,7 @@ def run_ladder(
     mapping = load_map(store)
     if mapping.facts_digest != facts.digest():
         raise InputError(f"sentinel store '{store.path}' was built from another facts file; build it again from "
-                         "this one (`arborist sentinel build`)")
+                         "this one (`arborist lab sentinel-build`)")
     for fact in facts.facts:
         check_question(fact.question)
     created = datetime.now(UTC)

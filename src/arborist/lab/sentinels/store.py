@@ -4,7 +4,7 @@ Safety is structural. A store is marked a sentinel store while it is still
 empty (`CorpusStore.mark_sentinel` refuses a store that holds documents), and
 `patch_into` - the only code here that writes a patched value - refuses any
 store not so marked. `build_sentinel_store` never opens the source for
-writing and refuses an --out that exists or is the source.
+writing and refuses an --output that exists or is the source.
 
 A variant's source id is `<source id>@sentinel/<fact>/<rung>`; the map from
 variant to (fact, rung) and the facts' digest are kept in the store's notes,
@@ -109,7 +109,7 @@ def load_map(store: CorpusStore) -> SentinelMap:
     """The store's sentinel map; refuses a store that is not a sentinel store."""
     raw = store.note(MAP_NOTE) if store.role() == "sentinel" else None
     if raw is None:
-        raise StoreError(f"'{store.path}' is not a sentinel store; build one with `arborist sentinel build`")
+        raise StoreError(f"'{store.path}' is not a sentinel store; build one with `arborist lab sentinel-build`")
     return SentinelMap.model_validate(json.loads(raw))
 
 
@@ -119,8 +119,8 @@ def build_sentinel_store(
     """Copy the corpus in `source` into a new sentinel store at `out` and patch every fact's rungs in."""
     if out.exists():
         if source.exists() and os.path.samefile(source, out):
-            raise InputError(f"--out '{out}' is the source store; a sentinel store is always a new file")
-        raise InputError(f"--out '{out}' already exists; remove it or choose another path (a sentinel store is "
+            raise InputError(f"--output '{out}' is the source store; a sentinel store is always a new file")
+        raise InputError(f"--output '{out}' already exists; remove it or choose another path (a sentinel store is "
                          "built new, never over a file)")
     with open_store(source) as src:  # read only: nothing here writes the source
         if src.role() == "sentinel":

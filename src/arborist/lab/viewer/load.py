@@ -195,7 +195,7 @@ def load_sweep_dir(sweep_dir: Path) -> Json:
             plots[metric] = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
     if runfiles.live_state(record) == runfiles.DEAD:
         record = {**record, "state": runfiles.DEAD, "message": f"sweep.json says running, but its process (pid "
-                  f"{record.get('pid')}) is gone; continue with `arborist experiments sweep --continue-from "
+                  f"{record.get('pid')}) is gone; continue with `arborist lab sweep --continue-from "
                   f"{sweep_dir.resolve()}`"}
     return {"name": sweep_dir.name, "path": str(sweep_dir.resolve()), "record": record, "plots": plots}
 

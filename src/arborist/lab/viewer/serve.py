@@ -2,7 +2,7 @@
 
 Routes: `/` lists the runs and sweeps under the root; `/run?path=NAME`,
 `/sweep?path=NAME` and `/compare?a=NAME&b=NAME` render the same
-self-contained pages `--out` writes. Paths are names under the root: one
+self-contained pages `--output` writes. Paths are names under the root: one
 that leaves it is refused (404), so the server shows nothing else on disk.
 """
 

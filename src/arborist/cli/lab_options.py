@@ -1,0 +1,47 @@
+"""Options shared by the `arborist lab` commands, each defined once (the product commands never import this:
+it brings in the lab)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from arborist.cli.options import F
+from arborist.lab.compare import DEFAULT_FLOOR
+from arborist.lab.metrics.headline import COMPARABLE
+
+
+def evaluation_option(dest: str = "evaluation", required: bool = False) -> Callable[[F], F]:
+    return click.option("--evaluation", dest, required=required, type=click.Path(path_type=Path, dir_okay=False),
+                        help="An arborist-evaluation/1 file bound to its corpus by digest (`arborist lab "
+                        "import-dataset` writes one); `lab layout-bench` also reads a question fixture (.txt).")
+
+
+corpus_option = click.option(
+    "--corpus", type=click.Path(path_type=Path, dir_okay=False),
+    help="A corpus file: a JSON list, or JSONL, of {id?, title, text} (the one the evaluation was made for).")
+limit_option = click.option("--limit", type=click.IntRange(1), help="Only the first N selected questions.")
+question_ids_option = click.option(
+    "--question-ids", type=click.Path(path_type=Path, dir_okay=False),
+    help="Only these questions: a file with one evaluation question id per line.")
+samples_option = click.option(
+    "--samples", default=1, show_default=True, type=click.IntRange(1, 100),
+    help="Answers per question (more than 1 needs --temperature above 0); the samples share one prompt.")
+workers_option = click.option(
+    "--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
+    help="Parallel provider calls (a local model serves one call at a time; use it for servers).")
+cache_directory_option = click.option(
+    "--cache-directory", type=click.Path(path_type=Path, file_okay=False),
+    help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")
+floor_option = click.option("--floor", default=DEFAULT_FLOOR, show_default=True, type=click.FloatRange(0.0),
+                            help="Smallest |delta| a paired verdict counts as a signal.")
+metric_option = click.option(
+    "--metric", type=click.Choice(COMPARABLE), default="gold", show_default=True,
+    help="The paired metric. valid: contract-valid; gold: gold answer in a usable answer; strict: labelled "
+    "STRICT; completeness: share of a question's requests answered (rows that carry it).")
+continue_option = click.option(
+    "--continue-from", type=click.Path(path_type=Path, file_okay=False),
+    help="A run (for `lab run`) or sweep directory (for `lab sweep`) to continue: finished work is reused, "
+    "only the rest is answered.")
