@@ -79,6 +79,7 @@ class Reason(StrEnum):
     MISSED_ANSWER_SUSPECTED = "MISSED_ANSWER_SUSPECTED"
     INSTRUCTION_IN_EVIDENCE = "INSTRUCTION_IN_EVIDENCE"
     INSTRUCTION_SUPPORT = "INSTRUCTION_SUPPORT"
+    INSTRUCTION_QUOTED = "INSTRUCTION_QUOTED"
     NOT_ENTAILED = "NOT_ENTAILED"
 
 
@@ -142,4 +143,7 @@ REASONS: dict[Reason, str] = {
     "token: a possible prompt injection); see the instruction guard",
     Reason.INSTRUCTION_SUPPORT: "a claim is verified only through evidence the instruction guard flagged, so the "
     "answer is not STRICT",
+    Reason.INSTRUCTION_QUOTED: "a claim's only support is a sentence the instruction guard flagged (a directive: it "
+    "tells a reader or an assistant what to say, or to disregard what it was given): an instruction asserts nothing, "
+    "so the claim is not verified (PARTIAL) however verbatim its quote",
 }

@@ -813,6 +813,23 @@ def verify_answer(
                 claim, given = second, moved
         claims.append(claim)
         items.append(given)
+
+    def still_verified(item: Item, evidence: Iterable[Evidence]) -> bool:
+        again = {ev.id: prepared[ev.id] if prepared[ev.id].ev is ev else Prepared.of(ev, lex.negators)
+                 for ev in evidence}
+        return _verify_item(item, mode, again, policy, lex, subject, judge=judge).verdict in VERIFIED
+
+    instruction = instruction_guard([c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims],
+                                    policy.instruction_patterns, still_verified)
+    # A sentence that tells a reader what to say asserts nothing: a claim whose only support is such a sentence
+    # (quoted verbatim, as a model that obeys it does) is not verified, whatever its words.
+    for k, claim in enumerate(claims):
+        if claim.index in instruction.claims_on_flagged_sentences:
+            notes_k = [*claim.notes, f"{claim.verdict} withdrawn: its only support is evidence the instruction guard "
+                       "flagged as an instruction (it tells a reader what to say or to disregard, and asserts nothing)"]
+            claims[k] = claim.model_copy(update={
+                "verdict": Verdict.PARTIAL, "decided_by": "veto", "notes": notes_k,
+                "reasons": [*claim.reasons, *(r for r in (Reason.INSTRUCTION_QUOTED,) if r not in claim.reasons)]})
     n = len(claims)
     n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
@@ -826,12 +843,10 @@ def verify_answer(
         if parsed.abstained_requests:
             _add(reasons, Reason.PARTIAL_ABSTENTION)
 
-    instruction = instruction_guard(
-        [c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims], policy.instruction_patterns,
-        lambda item: _verify_item(item, mode, prepared, policy, lex, subject, judge=judge).verdict in VERIFIED,
-    )
     if instruction.flagged:
         _add(reasons, Reason.INSTRUCTION_IN_EVIDENCE)
+        if instruction.claims_on_flagged_sentences:
+            _add(reasons, Reason.INSTRUCTION_QUOTED)
         for claim in claims:
             if claim.index in instruction.claims_on_flagged_evidence:
                 _add(claim.reasons, Reason.INSTRUCTION_SUPPORT)
