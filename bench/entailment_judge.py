@@ -46,8 +46,8 @@ class AcceptAll:
         return 1.0
 
 
-def handwritten_cases() -> list[dict[str, Any]]:
-    rows = [json.loads(x) for x in (HERE / "data" / "handwritten_pairs.jsonl").read_text().splitlines() if x.strip()]
+def handwritten_cases(path: Path = HERE / "data" / "handwritten_pairs.jsonl") -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     return [{"id": k, "human": r["expected"], "set": r["set"], "question": r["claim"], "mode": "claim_lattice",
              "evidence": [{"id": "E1", "title": r["title"], "text": r["passage"]}],
              "answer": {"claims": [{"text": r["claim"], "evidence_ids": ["E1"], "quote": r["quote"]}],
@@ -80,6 +80,8 @@ def main() -> None:
     ap.add_argument("--sets", default="scifact,handwritten")
     ap.add_argument("--limit", type=int, default=0, help="first N cases of each set (0: all)")
     ap.add_argument("--stride", type=int, default=1, help="every Nth case of each set (a sample across its sub-sets)")
+    ap.add_argument("--pairs", type=Path, help="a file of hand-written pairs (the handwritten set's format) to "
+                    "measure instead of bench/data/handwritten_pairs.jsonl")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     sets: dict[str, tuple[list[dict[str, Any]], str]] = {}
@@ -88,7 +90,7 @@ def main() -> None:
         rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
         sets["scifact"] = (scifact_cases(rows, 0), "SUPPORT")
     if "handwritten" in args.sets:
-        sets["handwritten"] = (handwritten_cases(), "accept")
+        sets["handwritten"] = (handwritten_cases(args.pairs) if args.pairs else handwritten_cases(), "accept")
     out: dict[str, Any] = {}
     for name, (items, good) in sets.items():
         items = items[:: args.stride]

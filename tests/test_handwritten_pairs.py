@@ -17,11 +17,11 @@ PAIRS = Path(__file__).resolve().parents[1] / "bench" / "data" / "handwritten_pa
 
 # set -> (most false STRICT among the rejects, fewest paraphrases accepted), as measured at verifier policy /28
 FLOORS = {
-    "tuned": (1, 37), "held-out": (0, 54), "held-out-2": (0, 67), "held-out-3": (1, 78), "held-out-4": (1, 68),
-    "comparisons": (0, 39), "held-out-5": (11, 69), "held-out-6": (3, 58), "dev-8": (7, 57), "held-out-7": (5, 57),
-    "dev-9": (13, 54), "dev-10": (14, 71), "held-out-8": (13, 67), "held-out-9": (6, 55), "held-out-10": (7, 44),
-    "held-out-11": (3, 40), "held-out-12": (5, 40), "held-out-13": (9, 37),
-    "held-out-14": (15, 32), "held-out-15": (13, 44),
+    "dev-tuned": (1, 37), "dev-held-out": (0, 54), "dev-held-out-2": (0, 67), "dev-held-out-3": (1, 78), "dev-held-out-4": (1, 68),
+    "dev-comparisons": (0, 39), "dev-held-out-5": (11, 69), "dev-held-out-6": (3, 58), "dev-8": (7, 57), "dev-held-out-7": (5, 57),
+    "dev-9": (13, 54), "dev-10": (14, 71), "dev-held-out-8": (13, 67), "dev-held-out-9": (6, 55), "dev-held-out-10": (7, 44),
+    "dev-held-out-11": (3, 40), "dev-held-out-12": (5, 40), "dev-held-out-13": (9, 37),
+    "dev-held-out-14": (15, 32), "dev-held-out-15": (13, 44),
 }
 
 
