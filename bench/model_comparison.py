@@ -1,13 +1,14 @@
 """Every local model profile on the same questions, through the lab: quality, speed, memory, paired differences.
 
 Usage: .venv/bin/python bench/model_comparison.py [--profiles qwen2.5-1.5b qwen2.5-0.5b] [--n 30]
-           [--sets demo,squad,musique,squad-withheld] [--entailment local|openai|none] [--seed 9]
+           [--sets demo,squad,musique,squad-withheld] [--demo-limit N] [--entailment local|openai|none] [--seed 9]
            [--work DIR] [--json] [--report-only]
 
 Four sets, the same for every profile:
 
 - demo: the demo corpus's 24 questions (src/arborist/demo/questions.jsonl; the
-  three without a gold answer are the demo's unanswerable ones);
+  three without a gold answer are the demo's unanswerable ones), or the first
+  --demo-limit of them;
 - squad: N SQuAD v1.1 questions (../shared/data/squad-single-hop), seeded, one per
   paragraph, chosen among those whose gold answer occurs in no other ARTICLE (so
   that leaving the article out really removes the answer);
@@ -31,7 +32,8 @@ quote; a re-anchored quote is a miscitation), abstention (what the user gets:
 the model abstained, or the verifier withheld an answer whose evidence does not
 speak of the question, label ABSTAINED) and the model's own abstention, prompt and
 generation tokens per second (llama.cpp's own counters), median and p90 latency
-of the whole answer path (retrieval to verification), peak RSS of the
+of the answer path from retrieval to the contract check (the record does not
+time the verifier; the model's load on a process's first call is left out), peak RSS of the
 profile's process. Then each profile against the baseline (default
 qwen2.5-1.5b), paired per question: `lab.compare.compare_runs` for valid, gold
 and STRICT (several runs of a set, and all sets together, pooled with its
@@ -103,13 +105,19 @@ def _write(folder: Path, documents: Sequence[SourceDocument], questions: list[Qu
     write_import(DatasetImport(format=fmt, documents=tuple(documents), evaluation=evaluation), folder)
 
 
-def demo_part(work: Path) -> Part:
+def demo_part(work: Path, limit: int | None = None) -> Part:
+    """The demo corpus and its questions (the first `limit` of them, when given)."""
     folder = work / "sets" / "demo"
     rows = [json.loads(line) for line in (DEMO / "questions.jsonl").read_text().splitlines() if line.strip()]
     questions = [Question(id=r["id"], question=r["question"], answers=r["answers"],
                           relevant_source_ids=r["source_ids"]) for r in rows]
     _write(folder, load_documents([DEMO / "corpus"]), questions, "demo")
-    return Part("demo", "demo", str(folder / "corpus.json"), str(folder / "evaluation.json"))
+    ids = None
+    if limit is not None:
+        ids = folder / f"questions-first-{limit}.txt"
+        ids.write_text("".join(f"{q.id}\n" for q in questions[:limit]), encoding="utf-8")
+    return Part("demo", "demo", str(folder / "corpus.json"), str(folder / "evaluation.json"),
+                str(ids) if ids else None)
 
 
 def _article(doc_id: str) -> str:
@@ -180,8 +188,9 @@ def musique_part(data: Path, work: Path, n: int) -> Part:
     return Part("musique", "musique", str(folder / "corpus.json"), str(folder / "evaluation.json"), str(ids))
 
 
-def build_parts(sets: Sequence[str], n: int, seed: int, work: Path, data: Path = SHARED_DATA) -> list[Part]:
-    parts = [demo_part(work)] if "demo" in sets else []
+def build_parts(sets: Sequence[str], n: int, seed: int, work: Path, data: Path = SHARED_DATA,
+                demo_limit: int | None = None) -> list[Part]:
+    parts = [demo_part(work, demo_limit)] if "demo" in sets else []
     needs_data = [s for s in sets if s != "demo"]
     if needs_data and not data.is_dir():
         sys.exit(f"skipped: {data} is absent; the sets {', '.join(needs_data)} need it (--sets demo runs without)")
@@ -332,7 +341,9 @@ def measure(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     prompt_s = sum(_get(r, "provider_timings", "prompt_eval_s") or 0.0 for r in called)
     generated = sum(_get(r, "tokens", "completion") or 0 for r in called)
     eval_s = sum(_get(r, "provider_timings", "eval_s") or 0.0 for r in called)
-    latencies = [float(t) for r in called if (t := _get(r, "timings", "total")) is not None]
+    # the first call of a process loads the model (load_s): a cost of starting, not of answering
+    latencies = [float(t) - float(_get(r, "provider_timings", "load_s") or 0.0)
+                 for r in called if (t := _get(r, "timings", "total")) is not None]
     out.update(
         provider_rows=len(called),
         prompt_tokens_per_s=evaluated / prompt_s if prompt_s else None,
@@ -451,6 +462,11 @@ TITLES = {"valid": "contract-valid", "gold": "gold in answer", "strict": "STRICT
 
 def render(report: Mapping[str, Any]) -> str:
     lines: list[str] = []
+    if "settings" in report:
+        st = report["settings"]
+        lines.append(f"N = {st['n']} (SQuAD seed {st['seed']}), demo questions: {st['demo_limit'] or 'all'}, "
+                     f"entailment {st['entailment']}, llama.cpp threads: {st['threads']}; baseline "
+                     f"{report['baseline']}")
     for scope in [*report["sets"], ALL]:
         lines += [f"\n### {scope}\n", "| profile | rows | " + " | ".join(TITLES[c] for c in COLUMNS)
                   + " | prompt tok/s | gen tok/s | median s | p90 s |", "|---|---|" + "---|" * (len(COLUMNS) + 4)]
@@ -490,6 +506,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--baseline", default=DEFAULT_PROFILE, help="the profile every other is paired against")
     ap.add_argument("--n", type=int, default=30, help="SQuAD and MuSiQue questions per set")
     ap.add_argument("--seed", type=int, default=9, help="seed of the SQuAD question choice")
+    ap.add_argument("--demo-limit", type=int, help="only the first N demo questions (default: all 24)")
     ap.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, of {', '.join(SETS)}")
     ap.add_argument("--entailment", choices=ENTAILMENT_KINDS, default=DEFAULT_ENTAILMENT,
                     help="the verifier's entailment judge (as the CLI's --entailment)")
@@ -507,14 +524,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = [s for s in sets if s not in SETS]
-    if unknown or not sets or args.n < 1:
-        sys.exit(f"--sets: unknown {', '.join(unknown)}; valid: {', '.join(SETS)}" if unknown or not sets
-                 else "--n must be 1 or more")
+    if unknown or not sets:
+        sys.exit(f"--sets: unknown {', '.join(unknown)}; valid: {', '.join(SETS)}")
+    if args.n < 1 or (args.demo_limit is not None and args.demo_limit < 1):
+        sys.exit("--n and --demo-limit must be 1 or more")
     results_dir = args.work / "results"
     done: dict[str, dict[str, dict[str, Any]]] = {prof: {} for prof in args.profiles}
     if not args.report_only:
         results_dir.mkdir(parents=True, exist_ok=True)
-        parts = build_parts(sets, args.n, args.seed, args.work)
+        parts = build_parts(sets, args.n, args.seed, args.work, demo_limit=args.demo_limit)
         for set_name in RUN_ORDER:
             mine = [asdict(p) for p in parts if p.set == set_name]
             if not mine:
@@ -534,7 +552,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"no set has results of every profile under {results_dir}")
     results = [merge([done[prof][s] for s in finished]) for prof in args.profiles]
     report = aggregate(results, args.baseline)
-    report["settings"] = {"n": args.n, "seed": args.seed, "sets": sets, "entailment": args.entailment,
+    report["settings"] = {"n": args.n, "seed": args.seed, "demo_limit": args.demo_limit, "sets": finished,
+                          "entailment": args.entailment,
                           "threads": os.environ.get("ARBORIST_LLAMA_THREADS") or "one per usable core"}
     print(json.dumps(report, indent=1) if args.json else render(report))
 

@@ -159,6 +159,23 @@ def test_two_profiles_are_run_through_the_lab_and_paired_per_question(bench: Mod
     assert "| b | 2 | " in table and "+1.00 [+1.00, +1.00] n=2" in table
 
 
+def test_speed_and_latency_come_from_provider_rows_without_the_models_load(bench: ModuleType) -> None:
+    def row(total: float, prompt: int, cached: int, completion: int, prompt_s: float, eval_s: float,
+            source: str = "provider", **extra: float) -> dict[str, Any]:
+        return {"source": source, "timings": {"total": total},
+                "tokens": {"prompt": prompt, "cached_prompt": cached, "completion": completion},
+                "provider_timings": {"prompt_eval_s": prompt_s, "eval_s": eval_s, **extra}}
+
+    rows = [row(12.0, 1000, 0, 50, 5.0, 2.0, load_s=9.0), row(4.0, 1100, 100, 30, 5.0, 2.0),
+            row(5.0, 900, 0, 20, 5.0, 1.0), row(0.1, 900, 0, 20, 0.0, 0.0, source="cache")]
+    figures = bench.measure(rows)
+    assert figures["provider_rows"] == 3  # a cache hit cost no model call
+    assert figures["prompt_tokens_per_s"] == pytest.approx(2900 / 15)  # tokens evaluated, not those in the KV state
+    assert figures["generation_tokens_per_s"] == pytest.approx(100 / 5)
+    assert figures["latency_median_s"] == pytest.approx(4.0)  # 12 s less the 9 s load is 3 s
+    assert figures["latency_p90_s"] == pytest.approx(5.0)
+
+
 def test_the_bench_refuses_an_unknown_set(bench: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="unknown squadd"):
         bench.main(["--sets", "squadd", "--work", str(tmp_path)])
