@@ -61,6 +61,7 @@ from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
 from arborist.entailment import DEFAULT_ENTAILMENT
 from arborist.entailment.factory import spec_for
+from arborist.errors import ArboristError
 from arborist.evaluation.format import Evaluation, Question, Request
 from arborist.evaluation.importers import import_dataset, write_import
 from arborist.evaluation.importers._assembly import DatasetImport
@@ -71,7 +72,7 @@ from arborist.lab.metrics.headline import METRICS
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.stats import bootstrap_mean, mcnemar_exact, verdict
 from arborist.models.base import Provider
-from arborist.models.profiles import DEFAULT_PROFILE
+from arborist.models.profiles import DEFAULT_PROFILE, get_profile
 from arborist.verify import VerifierPolicy
 from arborist.verify.judge import ENTAILMENT_KINDS
 
@@ -479,6 +480,8 @@ def render(report: Mapping[str, Any]) -> str:
     for prof, info in report["profiles"].items():
         lines.append(f"| {prof} | {_num(info['peak_rss_mb'], '.0f')} | {_num(info['wall_seconds'], '.0f')} | "
                      f"{info['answering_seconds']:.0f} | {', '.join(info['states'])} |")
+    if report["baseline"] not in report["profiles"]:
+        lines.append(f"\nno paired differences: the baseline {report['baseline']} is not among the profiles run")
     for prof, diffs in report["differences"].items():
         scopes = list(diffs)
         lines += [f"\n### {prof} - {report['baseline']}, paired per question (delta [95% CI], verdict)\n",
@@ -528,6 +531,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(f"--sets: unknown {', '.join(unknown)}; valid: {', '.join(SETS)}")
     if args.n < 1 or (args.demo_limit is not None and args.demo_limit < 1):
         sys.exit("--n and --demo-limit must be 1 or more")
+    for prof in args.profiles:
+        if not prof.endswith(".gguf"):
+            try:
+                get_profile(prof)
+            except ArboristError as exc:
+                sys.exit(f"--profiles: {exc}")
     results_dir = args.work / "results"
     done: dict[str, dict[str, dict[str, Any]]] = {prof: {} for prof in args.profiles}
     if not args.report_only:

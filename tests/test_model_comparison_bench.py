@@ -176,6 +176,9 @@ def test_speed_and_latency_come_from_provider_rows_without_the_models_load(bench
     assert figures["latency_p90_s"] == pytest.approx(5.0)
 
 
-def test_the_bench_refuses_an_unknown_set(bench: ModuleType, tmp_path: Path) -> None:
+def test_the_bench_refuses_an_unknown_set_or_profile_before_any_work(bench: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="unknown squadd"):
         bench.main(["--sets", "squadd", "--work", str(tmp_path)])
+    with pytest.raises(SystemExit, match="unknown model profile 'qwen9'"):
+        bench.main(["--profiles", "qwen9", "--work", str(tmp_path)])
+    assert not list(tmp_path.iterdir())
