@@ -465,9 +465,9 @@ def render(report: Mapping[str, Any]) -> str:
     lines: list[str] = []
     if "settings" in report:
         st = report["settings"]
-        lines.append(f"N = {st['n']} (SQuAD seed {st['seed']}), demo questions: {st['demo_limit'] or 'all'}, "
-                     f"entailment {st['entailment']}, llama.cpp threads: {st['threads']}; baseline "
-                     f"{report['baseline']}")
+        demo = f", demo questions: {st['demo_limit'] or 'all'}" if "demo" in st["sets"] else ""
+        lines.append(f"sets: {', '.join(st['sets'])}; N = {st['n']} (SQuAD seed {st['seed']}){demo}, entailment "
+                     f"{st['entailment']}, llama.cpp threads: {st['threads']}; baseline {report['baseline']}")
     for scope in [*report["sets"], ALL]:
         lines += [f"\n### {scope}\n", "| profile | rows | " + " | ".join(TITLES[c] for c in COLUMNS)
                   + " | prompt tok/s | gen tok/s | median s | p90 s |", "|---|---|" + "---|" * (len(COLUMNS) + 4)]
