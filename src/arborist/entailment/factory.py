@@ -13,7 +13,7 @@ from arborist.verify.judge import ENTAILMENT_KINDS, Judge, JudgeSpec
 # figures in CHANGELOG.md). `verify_answer` itself stays model-free unless a caller passes a judge.
 DEFAULT_ENTAILMENT = "local"
 DEFAULT_JUDGE_PROFILE = "qwen2.5-1.5b"
-DEFAULT_THRESHOLD = 0.7
+DEFAULT_THRESHOLD = 0.85
 
 
 def spec_for(kind: str, model: str | None = None, threshold: float | None = None) -> JudgeSpec | None:
