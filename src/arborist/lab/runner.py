@@ -447,6 +447,8 @@ def _execute(
             counters.hits += row.from_cache
             counters.failed += row.contract.reason == PROVIDER_ERROR
             counters.reused += row.source == "reused"
+            if row.source == "provider" and row.server is not None:
+                status.rows_by_server[row.server] = status.rows_by_server.get(row.server, 0) + 1
             flush_status()
         if rows_phase is not None:
             rows_phase.advance(note=f"cache hits {counters.hits} · calls {counters.calls} · failed {counters.failed}")
