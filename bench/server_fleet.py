@@ -106,6 +106,7 @@ def main() -> None:
         members = servers[1:k + 1]  # fresh servers: the victim has not answered this run's prompts before
         victim = members[0]
         fleet = ServerFleet("m", [s.base_url for s in members], per_server=args.per_server, backoff=0.1)
+        before = len(victim.requests)  # it served the runs above too
         timer = threading.Timer(args.kill_after, victim.stop)
         timer.start()
         t0 = time.monotonic()
@@ -114,8 +115,8 @@ def main() -> None:
         keys = [r.key for r in rows]
         failed = [r for r in rows if r.contract.reason == "PROVIDER_ERROR"]
         checks = validate_run(run_dir)
-        print(f"\none of {k} servers stopped {args.kill_after:g} s in ({victim.base_url}, it had received "
-              f"{len(victim.requests)} requests): {len(rows)} rows, {len(set(keys))} distinct, {len(failed)} failed, "
+        print(f"\none of {k} servers stopped {args.kill_after:g} s in ({victim.base_url}, it received "
+              f"{len(victim.requests) - before} requests of this run): {len(rows)} rows, {len(set(keys))} distinct, {len(failed)} failed, "
               f"rows identical to sequential: {stable_rows(run_dir) == baseline}, validate: "
               f"{'pass' if all(c.ok for c in checks) else [c.name for c in checks if not c.ok]}, "
               f"{secs:.2f} s answering ({time.monotonic() - t0:.2f} s in all); rows by server {status.rows_by_server}")
