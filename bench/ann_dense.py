@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from _common import require_shared_data
-from arborist.retrieval.dense_index import EF_SEARCH, DenseIndex
+from arborist.retrieval.dense_index import EF_CONSTRUCTION, EF_SEARCH, DenseIndex
 
 DIM = 384
 
@@ -64,13 +64,15 @@ def exact_top(matrix: np.ndarray, q: np.ndarray, k: int = 10) -> np.ndarray:
     return top[np.argsort(-scores[top], kind="stable")]
 
 
-def measure(name: str, matrix: np.ndarray, queries: np.ndarray, threads: int, efs: list[int]) -> None:
+def measure(name: str, matrix: np.ndarray, queries: np.ndarray, threads: int, efs: list[int],
+            ef_construction: int = EF_CONSTRUCTION) -> None:
     n = len(matrix)
     t = time.perf_counter()
     truth = [set(exact_top(matrix, q).tolist()) for q in queries]
     exact_ms = (time.perf_counter() - t) / len(queries) * 1000
     t = time.perf_counter()
-    index = DenseIndex.build(np.arange(n, dtype=np.int64), matrix, generation=0, threads=threads)
+    index = DenseIndex.build(np.arange(n, dtype=np.int64), matrix, generation=0, threads=threads,
+                             ef_construction=ef_construction)
     build_s = time.perf_counter() - t
     blob = index.to_bytes()
     del index  # the store path: the index is read back from its blob
@@ -79,7 +81,7 @@ def measure(name: str, matrix: np.ndarray, queries: np.ndarray, threads: int, ef
     load_s = time.perf_counter() - t
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\n{name}: {n:,} vectors; exact {exact_ms:.2f} ms/query; HNSW build {build_s:.1f} s "
-          f"({threads} thread), blob {len(blob) / 1e6:.0f} MB, load {load_s:.2f} s, peak RSS {rss:.0f} MB")
+          f"({threads} thread, efConstruction {ef_construction}), blob {len(blob) / 1e6:.0f} MB, load {load_s:.2f} s, peak RSS {rss:.0f} MB")
     print("| ef | recall@10 | ms/query | speed-up vs exact |")
     print("|---|---|---|---|")
     for ef in efs:
@@ -99,12 +101,13 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--ef", default="32,64,128,256")
+    ap.add_argument("--ef-construction", type=int, default=EF_CONSTRUCTION)
     args = ap.parse_args()
     efs = [int(e) for e in args.ef.split(",")]
     if args.real:
         matrix, queries = real(args.real, args.queries)
         measure(f"real MiniLM vectors (MuSiQue passages, {len(queries)} questions)", matrix, queries,
-                args.threads, efs)
+                args.threads, efs, args.ef_construction)
     rng = np.random.default_rng(42)
     for n in [int(s) for s in args.sizes.split(",")]:
         for kind in args.kinds.split(","):
@@ -112,7 +115,8 @@ def main() -> None:
                 continue  # the unstructured worst case, at the small size only
             make = clustered if kind == "clustered" else uniform
             both = make(rng, n + args.queries)
-            measure(f"{kind} synthetic", both[args.queries:], both[:args.queries], args.threads, efs)
+            measure(f"{kind} synthetic", both[args.queries:], both[:args.queries], args.threads, efs,
+                    args.ef_construction)
             del both
 
 

@@ -57,21 +57,24 @@ def servers() -> Iterator[list[FaultServer]]:
 
 
 def test_requests_spread_over_the_servers_within_the_per_server_limit(servers: list[FaultServer]) -> None:
+    # Each server holds a request until three are held at once: with one slot per server, the three in flight
+    # must sit on three servers, round after round, however the threads are scheduled.
+    gate = threading.Barrier(3, timeout=30)
     for s in servers:
-        s.latency_seconds = 0.2
+        s.on_request = gate.wait
     fleet = ServerFleet("m", [s.base_url for s in servers], per_server=1)
-    results: list[Any] = [None] * 9
+    results: list[Any] = [None] * 6
     threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, fleet.complete(ask(f"q{i}"), SETTINGS)))
-               for i in range(9)]
+               for i in range(6)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert all(r.error is None and r.model_id == "m@fleet" for r in results)
     assert [s.most_in_flight for s in servers] == [1, 1, 1]
-    assert all(len(s.requests) == 3 for s in servers)  # a free server is always chosen over a busy one
-    assert sorted({r.server for r in results}) == sorted(s.base_url for s in servers)
-    assert {label: c.answered for label, c in fleet.counts().items()} == {s.base_url: 3 for s in servers}
+    assert [len(s.requests) for s in servers] == [2, 2, 2]
+    assert sorted(r.server for r in results) == sorted(s.base_url for s in servers for _ in range(2))
+    assert {label: c.answered for label, c in fleet.counts().items()} == {s.base_url: 2 for s in servers}
 
 
 def test_samples_of_one_question_go_to_one_server(servers: list[FaultServer]) -> None:
@@ -156,6 +159,7 @@ def test_a_concurrent_run_over_a_fleet_writes_the_rows_a_sequential_run_writes(
     assert sum(status["rows_by_server"].values()) == len(rows) and set(status["rows_by_server"]) <= set(urls)
     assert all(c.ok for c in validate_run(many)), [c for c in validate_run(many) if not c.ok]
     cfg = json.loads((many / "config.json").read_text())
+    assert cfg["model"]["servers"] == urls and cfg["model"]["per_server"] == 2
     policy = AnswerPolicy.model_validate(cfg["arms"][0]["policy"])
     with open_store(store_path(tmp_path / "many" / "cache", cfg["corpus_digest"], policy.chunking)) as store:
         assert verify_chain(store.db).ok
@@ -167,7 +171,17 @@ def test_a_server_killed_mid_run_loses_no_row_and_duplicates_none(
     for s in servers:
         s.reply_for = echo_question
         s.latency_seconds = 0.05
-    victim.on_request = lambda: threading.Thread(target=victim.stop, daemon=True).start()  # dies on its 1st call
+    # The first three calls are held until all three are in flight (one a server: one slot each), so the victim
+    # surely gets one; it stops while holding it (the call is dropped) and refuses every later one.
+    gate = threading.Barrier(3, timeout=30)
+    for s in rest:
+        s.on_request = lambda s=s: gate.wait() if len(s.requests) == 1 else None
+
+    def die() -> None:
+        gate.wait()
+        victim.stop()
+
+    victim.on_request = die
     fleet = ServerFleet("m", [s.base_url for s in servers], per_server=1, backoff=0)
     run_dir = fleet_run(tmp_path, inputs, "kill", fleet, workers=3, samples=3)
     rows = load_rows(run_dir)[0]

@@ -51,6 +51,7 @@ from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
+from arborist.models.fleet import ServerFleet
 from arborist.models.profiles import cache_dir
 from arborist.policy.answer import AnswerPolicy, governance_policy_hash
 from arborist.progress import Phase, Reporter
@@ -284,6 +285,8 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
     model = request.model or (old.model if old else None) or ModelSpec(
         model=None, base_url=None, provider=provider.name, model_id=model_id)
     model = model.model_copy(update={"provider": provider.name, "model_id": model_id})
+    if isinstance(provider, ServerFleet):  # config.json names the servers the run was sent to
+        model = model.model_copy(update={"servers": provider.servers, "per_server": provider.per_server})
     created = datetime.now(UTC)
     question_ids = [q.id for q in questions]
     v_hash = verifier_policy_hash(verifier)

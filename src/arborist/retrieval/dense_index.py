@@ -1,13 +1,15 @@
 """An approximate dense index (HNSW, faiss-cpu) for stores past `ANN_MIN_VECTORS` vectors.
 
-Why a threshold. Exact search is one (chunks x 384) matrix-vector product:
-measured here (2 shared cores, bench/ann_dense.py) about 3 ms at 61k
-vectors and 50 ms at 1M, against 0.3-1 ms for HNSW at recall@10 >= 0.98. Below
-a few hundred thousand vectors the exact scan costs less than embedding the
-question (about 17 ms) and needs no build (an HNSW graph over 61k vectors takes
-about a minute on one core), and its recall is 1: the retrieval figures of the
-development sets (61k passages and fewer) stay exactly what they were. Above
-it the scan grows linearly while HNSW grows with log n.
+Why a threshold. Exact search is one (chunks x 384) matrix-vector product
+and an argpartition: measured here (bench/ann_dense.py, 2 cores shared with
+other jobs) 11 ms a question at 61k vectors on a quiet moment, 61 ms under
+heavy load, growing linearly. HNSW answers in 0.3-0.8 ms at recall@10 1.0 on
+the same 61k vectors, but building it costs 46-60 s of one core at 61k (415 s
+under that load), on every ingest that changes chunks, and its recall is below
+1 on unstructured data. Below `ANN_MIN_VECTORS` the scan costs about what
+embedding the question costs (~17 ms) and needs no build, and recall stays 1:
+the retrieval figures of the development sets (61k passages and fewer) stay
+exactly what they were. Above it the scan grows linearly and HNSW with log n.
 
 Why faiss-cpu over hnswlib. Measured on 61k clustered 384-d unit vectors
 (M=16, efConstruction=100, one thread): the same recall (1.0 at ef >= 64) and
