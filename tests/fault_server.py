@@ -13,7 +13,9 @@ Each request takes the next queued behaviour (default "ok"):
   redirect    302 to a file: URL (a client must not follow it)
   bytes       any queued bytes object is sent as a 200 body, as is (hostile shapes, huge bodies)
 Requests are recorded (path, headers, JSON body) so tests can check what was sent; `on_request`, if set,
-runs before each reply (e.g. to fill a disk while the "model" is busy).
+runs before each reply (e.g. to fill a disk while the "model" is busy). `latency_seconds` delays every reply
+(a model's fixed answer time), `reply_for` makes the "ok" reply from the request body, and `most_in_flight`
+is the largest number of requests the server was handling at once.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ class FaultServer:
     drip_seconds: float = 0.5
     on_request: Callable[[], None] | None = None
     retry_after: str | None = None
+    latency_seconds: float = 0.0
+    reply_for: Callable[[Any], str] | None = None
+    in_flight: int = 0
+    most_in_flight: int = 0
     requests: list[Received] = field(default_factory=list)
     _queue: deque[str | bytes] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -62,13 +68,14 @@ class FaultServer:
         assert isinstance(host, str)
         return f"http://{host}:{port}/v1"
 
-    def completion_body(self) -> dict[str, Any]:
+    def completion_body(self, request: Any = None) -> dict[str, Any]:
+        reply = self.reply if self.reply_for is None else self.reply_for(request)
         return {
             "id": "chatcmpl-fault",
             "object": "chat.completion",
             "model": "fault",
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": self.reply}, "finish_reason": "stop"}
+                {"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}
             ],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
         }
@@ -101,10 +108,22 @@ class FaultServer:
                     body = raw.decode("utf-8", "replace")
                 with server._lock:
                     server.requests.append(Received(self.path, dict(self.headers), body))
+                    server.in_flight += 1
+                    server.most_in_flight = max(server.most_in_flight, server.in_flight)
+                try:
+                    self._reply(body)
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
+
+            def _reply(self, body: Any) -> None:
                 behaviour = server._next()
                 if server.on_request is not None:
                     server.on_request()
-                ok = json.dumps(server.completion_body()).encode()
+                if server.latency_seconds and server._stop.wait(server.latency_seconds):
+                    self.close_connection = True  # stopped: answer nothing, as a killed server
+                    return
+                ok = json.dumps(server.completion_body(body)).encode()
                 if isinstance(behaviour, bytes):
                     self._send(200, behaviour)
                 elif behaviour == "redirect":

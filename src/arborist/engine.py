@@ -15,12 +15,14 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import (
     answer_document,
     answer_from_admitted,
     answer_question,
+    answer_retrieved,
     check_question,
     document_chunks,
 )
@@ -75,6 +77,82 @@ def _audit_body(record: AnswerRecord) -> dict[str, object]:
     }
 
 
+@dataclass
+class Pending:
+    """A governed answer between its cache lookup and its write.
+
+    The lab's executors split `governed` in three: the driver looks up the
+    cache (`look_up`) and writes the cache row and audit event (`settle`); the
+    model call and verification (`produce_verified`) touch no store, so they may
+    run anywhere. `record` is set when the cache served the answer.
+    """
+
+    key: str
+    sample_index: int
+    path: str
+    verifier: VerifierPolicy
+    weights: dict[str, float] | None
+    run_id: str | None
+    record: AnswerRecord | None
+    rewrite: bool
+    rejected: str | None
+
+
+def look_up(
+    store: CorpusStore,
+    question: str,
+    policy: AnswerPolicy,
+    evidence_of: Callable[[list[str]], cache.KnownEvidence],
+    verifier: VerifierPolicy,
+    burn: bool = False,
+    sample_index: int = 0,
+    answer_corpus_digest: str | None = None,
+    path: str = "query",
+    treatment: str = NO_TREATMENT,
+    run_id: str | None = None,
+) -> Pending:
+    """The cache's answer for this question, checked (see `_served`), or a Pending without one."""
+    check_question(question)  # before the cache key is computed from it
+    digest = answer_corpus_digest or store.digest()
+    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
+    # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
+    # the single-document path has no corpus to weigh by, so the rule does not run there, nor when it is off).
+    rule_13 = answer_corpus_digest is None and verifier.answerability_threshold > 0
+    weights = corpus_weights(store, question) if rule_13 else None
+    record: AnswerRecord | None = None
+    rejected: str | None = None
+    row = None if burn else cache.get_row(store.db, key)
+    rewrite = False
+    if row is not None:
+        record, rewrite, rejected = _served(store, row, (question, digest, governance_policy_hash(policy)),
+                                            evidence_of, verifier, weights)
+    return Pending(key=key, sample_index=sample_index, path=path, verifier=verifier, weights=weights, run_id=run_id,
+                   record=record, rewrite=rewrite, rejected=rejected)
+
+
+def produce_verified(pending: Pending, produce: Callable[[], AnswerRecord]) -> AnswerRecord:
+    """A fresh answer, stamped with the run that paid for it and verified: no store is read or written."""
+    record = produce()
+    if pending.run_id is not None:
+        record = record.model_copy(update={"run_id": pending.run_id})
+    return verify_record(record, pending.verifier, pending.weights)
+
+
+def settle(store: CorpusStore, pending: Pending, record: AnswerRecord) -> AnswerRecord:
+    """Write the cache row (a fresh answer, or a served one verified under another verifier policy) and the
+    audit event, in one transaction. A failed provider call is not an answer: the next query tries again."""
+    rewrite = pending.rewrite if pending.record is not None else (
+        record.contract.reason is not ContractReason.PROVIDER_ERROR)
+    if pending.rejected is not None:
+        record = record.model_copy(update={"cache_rejected": pending.rejected})
+    body = {"path": pending.path, **_audit_body(record), "cache_rejected": pending.rejected}
+    try:
+        cache.record_and_audit(store.db, pending.key if rewrite else None, record, pending.sample_index, body)
+    except sqlite3.OperationalError as exc:  # SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY...: rolled back
+        raise AnswerNotStored(record, store, exc) from exc
+    return record
+
+
 def governed(
     store: CorpusStore,
     question: str,
@@ -99,35 +177,10 @@ def governed(
     chunks, a fixed admitted list, the chunked document): a cached answer is
     checked and re-verified against those, never against its own copies.
     """
-    check_question(question)  # before the cache key is computed from it
-    digest = answer_corpus_digest or store.digest()
-    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
-    # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
-    # the single-document path has no corpus to weigh by, so the rule does not run there, nor when it is off).
-    rule_13 = answer_corpus_digest is None and verifier.answerability_threshold > 0
-    weights = corpus_weights(store, question) if rule_13 else None
-    record: AnswerRecord | None = None
-    rejected: str | None = None
-    row = None if burn else cache.get_row(store.db, key)
-    rewrite = False
-    if row is not None:
-        record, rewrite, rejected = _served(store, row, (question, digest, governance_policy_hash(policy)),
-                                            evidence_of, verifier, weights)
-    if record is None:
-        record = produce()
-        if run_id is not None:
-            record = record.model_copy(update={"run_id": run_id})
-        record = verify_record(record, verifier, weights)
-        # A failed provider call is not an answer: the next query must try again.
-        rewrite = record.contract.reason is not ContractReason.PROVIDER_ERROR
-    if rejected is not None:
-        record = record.model_copy(update={"cache_rejected": rejected})
-    body = {"path": path, **_audit_body(record), "cache_rejected": rejected}
-    try:
-        cache.record_and_audit(store.db, key if rewrite else None, record, sample_index, body)
-    except sqlite3.OperationalError as exc:  # SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY...: rolled back
-        raise AnswerNotStored(record, store, exc) from exc
-    return record
+    pending = look_up(store, question, policy, evidence_of, verifier, burn=burn, sample_index=sample_index,
+                      answer_corpus_digest=answer_corpus_digest, path=path, treatment=treatment, run_id=run_id)
+    record = pending.record if pending.record is not None else produce_verified(pending, produce)
+    return settle(store, pending, record)
 
 
 def _served(
@@ -172,6 +225,40 @@ def _served(
             "without its policy hash)")
     return verified, not same_policy, None
 
+@dataclass
+class Job:
+    """One governed answer, looked up: `produce` makes it when the cache did not serve it, reading no store."""
+
+    pending: Pending
+    produce: Callable[[], AnswerRecord]
+
+    @property
+    def served(self) -> bool:
+        return self.pending.record is not None
+
+
+def run_job(store: CorpusStore, job: Job) -> AnswerRecord:
+    """A job done in one place: served or produced and verified, then stored and audited."""
+    record = job.pending.record
+    if record is None:
+        record = produce_verified(job.pending, job.produce)
+    return settle(store, job.pending, record)
+
+
+def query_job(
+    store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider, verifier: VerifierPolicy,
+    ranked: tuple[SearchResult, float], burn: bool = False, sample_index: int = 0, run_id: str | None = None,
+) -> Job:
+    """The governed answer from a ranked list already retrieved (`pipeline.retrieve`): what the lab's driver
+    hands its workers."""
+    pending = look_up(store, question, policy,
+                      lambda ids: {c.chunk_id: (c.title, c.text) for c in store.chunks_by_id(ids).values()},
+                      verifier, burn=burn, sample_index=sample_index, run_id=run_id)
+    digest = store.digest()
+    result, seconds = ranked
+    return Job(pending, lambda: answer_retrieved(question, result, seconds, policy, provider, digest, sample_index))
+
+
 def query(
     store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider,
     verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0, run_id: str | None = None,
@@ -183,11 +270,11 @@ def query(
     )
 
 
-def answer_admitted(
+def admitted_job(
     store: CorpusStore, question: str, admission: Admission, treatment: str, policy: AnswerPolicy,
     provider: Provider, verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
     run_id: str | None = None, ranked: SearchResult | None = None,
-) -> AnswerRecord:
+) -> Job:
     """The governed answer from a fixed admitted evidence list under a named treatment.
 
     The treatment and the sample index are part of the cache key, so a
@@ -197,11 +284,12 @@ def answer_admitted(
     """
     if treatment == NO_TREATMENT:
         raise InputError("a fixed admitted evidence list needs a treatment name (what was done to it)")
+    digest = store.digest()
 
     def produce() -> AnswerRecord:
         timings: dict[str, float] = {}
         record = answer_from_admitted(
-            question, admission, policy, provider, store.digest(), timings,
+            question, admission, policy, provider, digest, timings,
             treatment=treatment, sample_index=sample_index, run_id=run_id,
             ranked=ranked,
         )
@@ -212,8 +300,19 @@ def answer_admitted(
     # different admitted lists (another question's plant, another withheld id) never share a slot.
     evidence = tagged_digest("arborist-admitted/1", [[c.chunk_id, c.text] for c in admission.admitted])
     admitted = {c.chunk_id: (c.title, c.text) for c in admission.admitted}
-    return governed(store, question, policy, produce, lambda _ids: admitted, verifier, burn=burn,
-                    sample_index=sample_index, path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
+    pending = look_up(store, question, policy, lambda _ids: admitted, verifier, burn=burn,
+                      sample_index=sample_index, path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
+    return Job(pending, produce)
+
+
+def answer_admitted(
+    store: CorpusStore, question: str, admission: Admission, treatment: str, policy: AnswerPolicy,
+    provider: Provider, verifier: VerifierPolicy, burn: bool = False, sample_index: int = 0,
+    run_id: str | None = None, ranked: SearchResult | None = None,
+) -> AnswerRecord:
+    """`admitted_job`, done in place."""
+    return run_job(store, admitted_job(store, question, admission, treatment, policy, provider, verifier, burn=burn,
+                                       sample_index=sample_index, run_id=run_id, ranked=ranked))
 
 
 def ask(

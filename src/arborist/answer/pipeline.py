@@ -203,19 +203,34 @@ def check_chunking(store: CorpusStore, policy: AnswerPolicy) -> None:
         )
 
 
+def retrieve(store: CorpusStore, question: str, policy: AnswerPolicy) -> tuple[SearchResult, float]:
+    """The ranked list for `question` and the seconds it took: the only step of the answer path that reads the store."""
+    check_question(question)
+    check_chunking(store, policy)
+    t = time.perf_counter()
+    result = search(store, question, policy.search)
+    return result, round(time.perf_counter() - t, 6)
+
+
+def answer_retrieved(
+    question: str, result: SearchResult, retrieve_s: float, policy: AnswerPolicy, provider: Provider,
+    corpus_digest: str | None, sample_index: int = 0,
+) -> AnswerRecord:
+    """Every boundary after retrieval for a ranked list `retrieve` made; reads no store, so it can run
+    away from the store (a worker thread or another process)."""
+    timings: dict[str, float] = {"retrieve": retrieve_s}
+    t0 = time.perf_counter()
+    record = answer_from_ranked(question, result, policy, provider, corpus_digest, timings, sample_index=sample_index)
+    record.timings["total"] = round(retrieve_s + time.perf_counter() - t0, 6)
+    return record
+
+
 def answer_question(
     store: CorpusStore, question: str, policy: AnswerPolicy, provider: Provider, sample_index: int = 0
 ) -> AnswerRecord:
     """Answer `question` from the corpus in `store`."""
-    check_question(question)
-    check_chunking(store, policy)
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    with _timed(timings, "retrieve"):
-        result = search(store, question, policy.search)
-    record = answer_from_ranked(question, result, policy, provider, store.digest(), timings, sample_index=sample_index)
-    record.timings["total"] = round(time.perf_counter() - t0, 6)
-    return record
+    result, retrieve_s = retrieve(store, question, policy)
+    return answer_retrieved(question, result, retrieve_s, policy, provider, store.digest(), sample_index)
 
 
 @contextmanager

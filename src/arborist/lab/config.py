@@ -39,6 +39,9 @@ class ModelSpec(BaseModel):
 
     model: str | None = Field(description="profile, .gguf path or server model name as given")
     base_url: str | None
+    servers: list[str] | None = Field(default=None, description="a fleet's base URLs (models.fleet), without "
+                                      "credentials")
+    per_server: int | None = Field(default=None, description="a fleet's limit of requests in flight per server")
     api_key_env: str | None = Field(default=None, description="the variable's name, never its value")
     timeout: float | None = None
     retries: int | None = None

@@ -112,6 +112,8 @@ class Row(BaseModel):
     record_id: str
     produced_by_run: str | None = Field(description="the run whose provider call produced the answer")
     model_id: str
+    server: str | None = Field(default=None, description="the server that answered (a fleet member); None for an "
+                               "in-process model and in rows written before it was recorded")
     mode: str
     governance_policy_hash: str
     prompt_sha256: str
@@ -202,7 +204,7 @@ def build_row(
     return Row(
         query_id=question.id, arm=arm, sample=sample, question=question.question,
         source=_source(record), replayed=record.completion.replayed_from is not None, run_id=run_id, record_id=record.record_id,
-        produced_by_run=record.run_id, model_id=record.policy.model_id, mode=record.policy.mode,
+        produced_by_run=record.run_id, model_id=record.policy.model_id, server=c.server, mode=record.policy.mode,
         governance_policy_hash=record.governance_policy_hash, prompt_sha256=record.prompt.sha256,
         retrieval=RetrievalPart(
             ranked_chunk_ids=record.ranked_chunk_ids, route_ranks=record.route_ranks,

@@ -60,6 +60,8 @@ class Status(BaseModel):
     rows_failed: int = Field(default=0, description="rows without an answer: the provider call failed")
     judge_failed: int = Field(default=0, description="rows the judge could not judge (a failed call or an "
                               "unusable reply)")
+    rows_by_server: dict[str, int] = Field(default_factory=dict, description="rows answered by a provider call, "
+                                           "by the server that answered (a fleet's members)")
     message: str = ""
     pid: int = Field(default_factory=os.getpid)
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +28,8 @@ from typing import Any
 from uuid import uuid4
 
 from arborist import embedding, engine
-from arborist.answer.pipeline import ranked_chunks, retrieve_and_admit
-from arborist.answer.record import NO_TREATMENT
+from arborist.answer.pipeline import ranked_chunks, retrieve, retrieve_and_admit
+from arborist.answer.record import NO_TREATMENT, AnswerRecord
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
@@ -41,7 +41,6 @@ from arborist.evaluation.format import (
     check_binding,
     load_evaluation,
 )
-from arborist.evidence.admission import Admission
 from arborist.governance.options import policy_from_options
 from arborist.ingest import embed_missing
 from arborist.lab import rundir, treatments
@@ -52,11 +51,11 @@ from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
 from arborist.models.base import Completion, GenerationSettings, Message, Provider
+from arborist.models.fleet import ServerFleet
 from arborist.models.profiles import cache_dir
 from arborist.policy.answer import AnswerPolicy, governance_policy_hash
 from arborist.progress import Phase, Reporter
 from arborist.prompting.modes import BASELINE_PROMPT, prompt_names, system_prompt
-from arborist.retrieval.search import SearchResult
 from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 5, "interrupted": 130, "running": 1}
@@ -65,6 +64,7 @@ EXIT_CODES: dict[State, int] = {"complete": 0, "failed": 1, "budget_exhausted": 
 COMPLETE_WITH_FAILURES = 6
 PROVIDER_ERROR = "PROVIDER_ERROR"
 STATUS_EVERY_S = 1.0
+WINDOW_PER_WORKER = 4  # items looked up ahead of the writer, per worker
 
 
 def default_cache_directory() -> Path:
@@ -285,6 +285,8 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
     model = request.model or (old.model if old else None) or ModelSpec(
         model=None, base_url=None, provider=provider.name, model_id=model_id)
     model = model.model_copy(update={"provider": provider.name, "model_id": model_id})
+    if isinstance(provider, ServerFleet):  # config.json names the servers the run was sent to
+        model = model.model_copy(update={"servers": provider.servers, "per_server": provider.per_server})
     created = datetime.now(UTC)
     question_ids = [q.id for q in questions]
     v_hash = verifier_policy_hash(verifier)
@@ -386,29 +388,6 @@ class _Counters:
         self.reused = 0
 
 
-@contextmanager
-def _thread_stores(path: Path) -> Iterator[Callable[[], CorpusStore]]:
-    """One store connection per worker thread (SQLite connections are not shared across writers)."""
-    local = threading.local()
-    opened: list[CorpusStore] = []
-    lock = threading.Lock()
-
-    def get() -> CorpusStore:
-        store: CorpusStore | None = getattr(local, "store", None)
-        if store is None:
-            store = open_store(path)
-            local.store = store
-            with lock:
-                opened.append(store)
-        return store
-
-    try:
-        yield get
-    finally:
-        for s in opened:
-            s.close()
-
-
 def execute(
     plan: Plan, provider: Provider, progress: Reporter | None = None,
     started: Callable[[Path], None] | None = None, judge: Judge | None = None,
@@ -451,7 +430,6 @@ def _execute(
 
     writer = RowWriter(run_dir / rundir.ROWS)
     counters = _Counters()
-    finished = threading.Event()  # once set, late rows from worker threads are dropped (their answers are cached)
     last_status = [0.0]
 
     def flush_status(final: bool = False) -> None:
@@ -466,14 +444,14 @@ def _execute(
 
     def emit(row: Row) -> None:
         with counters.lock:
-            if finished.is_set():
-                return
             writer.write(row.model_dump(mode="json"))
             counters.done += 1
             counters.calls += row.source == "provider"
             counters.hits += row.from_cache
             counters.failed += row.contract.reason == PROVIDER_ERROR
             counters.reused += row.source == "reused"
+            if row.source == "provider" and row.server is not None:
+                status.rows_by_server[row.server] = status.rows_by_server.get(row.server, 0) + 1
             flush_status()
         if rows_phase is not None:
             rows_phase.advance(note=f"cache hits {counters.hits} · calls {counters.calls} · failed {counters.failed}")
@@ -504,40 +482,49 @@ def _execute(
 
     pool = treatments.PlantPool.of(plan.evaluation.questions)
 
-    def run_item(item: _Item, get_store: Callable[[], CorpusStore]) -> None:
-        store = get_store()
+    def prepare(item: _Item, store: CorpusStore) -> _Prepared:
+        """The driver's part before generation: retrieval, admission, treatment, cache lookups."""
         arm, question = item.arm, item.question
-        treated: tuple[SearchResult, Admission, treatments.TreatmentPart] | None = None
-        if arm.treatment != NO_TREATMENT:
+        part: treatments.TreatmentPart | None = None
+        jobs: list[engine.Job] = []
+        if arm.treatment == NO_TREATMENT:
+            ranked = retrieve(store, question.question, arm.policy)
+            for sample in item.samples:
+                jobs.append(engine.query_job(store, question.question, arm.policy, asking, verifier, ranked,
+                                             burn=cfg.burn, sample_index=sample, run_id=cfg.run_id))
+        else:
             result, admission = retrieve_and_admit(store, question.question, arm.policy)
             admitted, part = treatments.apply(arm.treatment, question, ranked_chunks(result), admission,
                                               arm.policy, pool)
             if part.withheld_chunk_ids:  # the record's ranked list is the one admission saw
                 gone = set(part.withheld_chunk_ids)
                 result = result.keeping(lambda h: h.chunk_id not in gone)
-            treated = (result, admitted, part)
-        for sample in item.samples:
-            if stop.is_set():
-                return
-            if treated is None:
-                record = engine.query(store, question.question, arm.policy, asking, verifier,
-                                      burn=cfg.burn, sample_index=sample, run_id=cfg.run_id)
-            else:
-                record = engine.answer_admitted(store, question.question, treated[1], arm.treatment, arm.policy,
+            for sample in item.samples:
+                jobs.append(engine.admitted_job(store, question.question, admitted, arm.treatment, arm.policy,
                                                 asking, verifier, burn=cfg.burn, sample_index=sample,
-                                                run_id=cfg.run_id, ranked=treated[0])
+                                                run_id=cfg.run_id, ranked=result))
+        return _Prepared(item, jobs, part)
+
+    def write(prepared: _Prepared, produced: list[AnswerRecord | None], store: CorpusStore) -> None:
+        """The driver's part after generation: cache row, audit event and row, in plan order."""
+        item = prepared.item
+        for sample, job, fresh in zip(item.samples, prepared.jobs, produced, strict=True):
+            record = job.pending.record if fresh is None else fresh
+            if record is None:
+                return  # stopped before this sample was asked
+            record = engine.settle(store, job.pending, record)
             if record.cache_hit:
                 replays.remember(record)
-            emit(build_row(question, arm.name, sample, record, doc_sources[arm.policy.chunking], cfg.run_id,
-                           treatment=treated[2] if treated else None))
+            emit(build_row(item.question, item.arm.name, sample, record, doc_sources[item.arm.policy.chunking],
+                           cfg.run_id, treatment=prepared.treatment))
 
     state: State = "complete"
     message = ""
     try:
         for chunking, path in stores.items():
             mine = [i for i in items if i.arm.policy.chunking == chunking]
-            with _thread_stores(path) as get_store:
-                _run_items(mine, get_store, run_item, cfg.generation_workers, stop)
+            with open_store(path) as store:
+                _drive(mine, store, prepare, write, cfg.generation_workers, stop)
     except BudgetExhausted as exc:
         state, message = "budget_exhausted", f"{exc}; continue with --continue-from {run_dir}"
     except KeyboardInterrupt:
@@ -549,8 +536,6 @@ def _execute(
         raise
     finally:
         stop.set()
-        with counters.lock:
-            finished.set()
         writer.close()
         if rows_phase is not None:
             rows_phase.close()
@@ -600,32 +585,67 @@ def _settle(status: Status, state: State, message: str) -> None:
     status.exit_code = COMPLETE_WITH_FAILURES if partial else EXIT_CODES[state]
 
 
-def _run_items(
-    items: list[_Item], get_store: Callable[[], CorpusStore], run_item: Callable[[_Item, Callable[[], CorpusStore]], None],
-    workers: int, stop: threading.Event,
-) -> None:
-    """Inline for one worker (Ctrl-C interrupts the call in progress); a thread pool otherwise.
+@dataclass
+class _Prepared:
+    item: _Item
+    jobs: list[engine.Job]  # one per sample of the item, looked up
+    treatment: treatments.TreatmentPart | None
 
-    A question's samples stay on one worker, one after another, so a local
-    model reuses the evaluated prompt (llama.cpp keeps the KV state of the
-    matching prefix) and pays for the prompt once.
+
+def _produce(prepared: _Prepared, stop: threading.Event) -> list[AnswerRecord | None]:
+    """Generation and verification of an item's samples not served from cache, one after another: touches no
+    store. A question's samples stay together so a model reuses the evaluated prompt (llama.cpp keeps the KV
+    state of a matching prefix; a server fleet sends one question's samples to one server)."""
+    out: list[AnswerRecord | None] = []
+    for job in prepared.jobs:
+        if stop.is_set():
+            out.extend([None] * (len(prepared.jobs) - len(out)))
+            break
+        out.append(None if job.served else engine.produce_verified(job.pending, job.produce))
+    return out
+
+
+def _drive(
+    items: list[_Item], store: CorpusStore, prepare: Callable[[_Item, CorpusStore], _Prepared],
+    write: Callable[[_Prepared, list[AnswerRecord | None], CorpusStore], None], workers: int,
+    stop: threading.Event,
+) -> None:
+    """The driver: it alone reads and writes the store (retrieval, cache, audit) and writes rows, in plan order.
+
+    With one worker everything runs inline (Ctrl-C interrupts the call in progress). With more, up to
+    `workers` items are generated at once in a thread pool while the driver keeps a window of items looked
+    up ahead and writes each as soon as every item before it is written: the rows, the audit chain and
+    the cache come out as a one-worker run writes them.
     """
     if workers == 1:
         for item in items:
             if stop.is_set():
                 return
-            run_item(item, get_store)
+            prepared = prepare(item, store)
+            write(prepared, _produce(prepared, stop), store)
         return
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arborist-gen")
-    futures: list[Future[None]] = [pool.submit(run_item, item, get_store) for item in items]
+    window: deque[tuple[_Prepared, Future[list[AnswerRecord | None]]]] = deque()
+    pending = iter(items)
     try:
-        pending: set[Future[None]] = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_EXCEPTION)
-            for f in finished:
-                exc = f.exception()
-                if exc is not None:
-                    raise exc
+        while True:
+            while len(window) < WINDOW_PER_WORKER * workers and not stop.is_set():
+                upcoming = next(pending, None)
+                if upcoming is None:
+                    break
+                prepared = prepare(upcoming, store)
+                window.append((prepared, pool.submit(_produce, prepared, stop)))
+            if not window:
+                break
+            prepared, future = window[0]
+            while True:
+                try:
+                    produced = future.result(timeout=0.5)  # a short wait keeps Ctrl-C prompt
+                    break
+                except TimeoutError:
+                    continue
+            window.popleft()
+            write(prepared, produced, store)
     except BaseException:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)

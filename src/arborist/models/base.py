@@ -45,6 +45,9 @@ class Completion(BaseModel):
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="set when the call failed; text is then empty")
     attempts: int = 1
+    server: str | None = Field(
+        default=None, description="the server that answered (scheme, host, port, path; no credentials); "
+        "None for an in-process model")
     raw: dict[str, Any] | None = Field(default=None, description="provider response body, when there is one")
     replayed_from: str | None = Field(
         default=None, description="the replay key this completion was served from (the lab's completion cache); "

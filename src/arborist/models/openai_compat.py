@@ -203,7 +203,8 @@ class OpenAIProvider:
         self.model_id = f"{model}@{server_label(base_url)}"
         parts = urllib.parse.urlsplit(check_base_url(base_url))
         # What errors show: the URL without credentials (they go in a header) or a query (it may hold a key).
-        self.url = server_label(base_url) + "/chat/completions"
+        self.server = server_label(base_url)
+        self.url = self.server + "/chat/completions"
         self._target = urllib.parse.urlunsplit(("", "", parts.path.rstrip("/") + "/chat/completions",
                                                 parts.query, ""))
         self._https = parts.scheme.lower() == "https"
@@ -313,6 +314,7 @@ class OpenAIProvider:
                     error=f"POST {self.url} failed: {failure.message} after {attempt} attempt{'s' if attempt > 1 else ''}",
                     attempts=attempt,
                     timings=timings,
+                    server=self.server,
                 )
             delay = self.backoff * 2 ** (attempt - 1)
             if failure.retry_after is not None:
@@ -328,6 +330,7 @@ class OpenAIProvider:
                 attempts=attempts,
                 timings=timings,
                 raw=body,
+                server=self.server,
             )
 
         choices = body.get("choices")
@@ -354,6 +357,7 @@ class OpenAIProvider:
             finish_reason=finish,
             attempts=attempts,
             raw=body,
+            server=self.server,
         )
 
 

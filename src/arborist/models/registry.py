@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arborist.errors import ArboristError
 from arborist.models.base import Provider
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
@@ -14,9 +16,21 @@ def make_provider(
     api_key_env: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
+    servers: Sequence[str] = (),
+    per_server: int = 2,
 ) -> Provider:
-    """base_url -> HTTP server (model names the server's model); "scripted" -> test double;
-    otherwise a local profile name or a .gguf path (default profile when None)."""
+    """servers -> a fleet of HTTP servers (models.fleet); base_url -> one HTTP server (model names the
+    server's model); "scripted" -> test double; otherwise a local profile name or a .gguf path (default
+    profile when None)."""
+    if servers:
+        from arborist.models.fleet import ServerFleet
+
+        if base_url:
+            raise ArboristError("give --base-url or several servers, not both")
+        if not model:
+            raise ArboristError("a server fleet needs --model: the model name the servers should use")
+        return ServerFleet(model, servers, per_server=per_server, api_key_env=api_key_env, timeout=timeout,
+                           retries=retries)
     if base_url:
         from arborist.models.openai_compat import OpenAIProvider
 

@@ -17,6 +17,7 @@ from arborist.corpus.store import CorpusStore
 from arborist.errors import ArboristError
 from arborist.retrieval.analysis import QueryTerms, stems_of
 from arborist.retrieval.bridge import bridge_ranking
+from arborist.retrieval.dense_index import dense_index
 from arborist.retrieval.lexical_index import lexical_index
 
 
@@ -148,16 +149,18 @@ def phrase_ngrams(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tup
 
 @route("dense")
 def dense(store: CorpusStore, terms: QueryTerms, depth: int) -> list[tuple[int, float]]:
-    """Paraphrase: cosine similarity of MiniLM embeddings, exact search with numpy.
+    """Paraphrase: cosine similarity of MiniLM embeddings, exact search with numpy below
+    `dense_index.ANN_MIN_VECTORS` vectors and an HNSW index (retrieval.dense_index) above.
 
-    Exact search costs one (chunks x 384) matrix-vector product: ~1 ms at
-    10k chunks, ~0.1 s at 1M chunks (1.5 GB of float32). Past about a million
-    chunks, or when the matrix no longer fits comfortably in memory, an ANN
-    index (usearch or faiss-cpu HNSW) must take over; past ~30M chunks
-    (Wikipedia scale, ~46 GB of vectors) a server backend's kNN does.
+    Exact search costs one (chunks x 384) matrix-vector product; past ~30M chunks
+    (Wikipedia scale, ~46 GB of vectors) a server backend's kNN takes over (docs/scaling.md).
     """
     if not terms.tokens:
         return []
+    ann = dense_index(store)
+    if ann is not None:
+        query = terms.vector if terms.vector is not None else embedding.get_embedder().embed([terms.question])[0]
+        return ann.search(query, depth)
     rowids, matrix = store.vectors(embedding.MODEL_ID, embedding.DIM)
     if len(rowids) == 0:
         raise RouteUnavailable(
