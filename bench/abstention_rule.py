@@ -13,7 +13,7 @@ off: the baseline, in the same run):
   (the demo questions, N SQuAD questions, and the same N asked of a store
   without their gold paragraphs). The stores are rebuilt (no model) so each
   question's words are weighed over the corpus it was asked of.
-- `--run`: an `arborist experiments answer-quality` run made with
+- `--run`: an `arborist lab run` run made with
   `--withhold-relevant` (e.g. by `bench/experiments_dev.py --families
   treatments`): its control rows are the answerable side, its applied
   withheld rows the side whose evidence cannot answer. The run's own corpus

@@ -20,8 +20,7 @@ Four sets, the same for every profile:
 
 Each profile runs in its own process (so its peak resident memory is its own,
 the entailment judge's model included), through the lab's run engine
-(`lab.runner.plan_run` + `execute`, the path of `arborist experiments
-answer-quality run`) with the default policy, the --entailment judge, and a
+(`lab.runner.plan_run` + `execute`, the path of `arborist lab run`) with the default policy, the --entailment judge, and a
 fresh provider call for every row (`burn`: no answer comes from the cache, so
 every latency is a model's). Runs, stores and the answer cache stay under --work.
 
@@ -99,7 +98,7 @@ class Part:
 
 
 def _write(folder: Path, documents: Sequence[SourceDocument], questions: list[Question], fmt: str) -> None:
-    """corpus.json + evaluation.json bound to it, as `arborist datasets import` writes them (once)."""
+    """corpus.json + evaluation.json bound to it, as `arborist lab import-dataset` writes them (once)."""
     if (folder / "evaluation.json").exists():
         return
     evaluation = Evaluation(corpus_digest=corpus_digest(list(documents)), questions=questions)

@@ -644,7 +644,7 @@ def _read_only_error(path: Path, exc: sqlite3.Error | None) -> StoreError:
         why = "the file is not writable"
     return StoreError(
         f"store '{path}' is read-only ({why}); this command writes to it (documents, answer cache, audit log). "
-        "`search`, `corpus info` and `audit verify` work on a read-only store; "
+        "`search`, `info` and `audit verify` work on a read-only store; "
         "to write, free disk space or fix the permissions (e.g. chmod u+w)"
     )
 
