@@ -268,7 +268,7 @@ def main() -> None:
             reusable[(item["set"], item["q"]["id"], stored.corpus_digest, stored.governance_policy_hash)] = stored
     for name, db, questions in plan(args.sets, args.n, args.seed, work):
         with open_store(db) as store:
-            done = sum(len(v) for k, v in grouped.items() if k == name)
+            done = len(grouped[name])  # the set's questions answered from its earlier stores
             digest, governance = store.digest(), governance_policy_hash(policy)
             for i, q in enumerate(questions, 1):
                 old = reusable.get((name, q["id"], digest, governance))

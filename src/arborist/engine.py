@@ -114,7 +114,8 @@ def look_up(
     """The cache's answer for this question, checked (see `_served`), or a Pending without one."""
     check_question(question)  # before the cache key is computed from it
     digest = answer_corpus_digest or store.digest()
-    key = cache.cache_key(question, digest, governance_policy_hash(policy), sample_index, path, treatment)
+    governance = governance_policy_hash(policy)
+    key = cache.cache_key(question, digest, governance, sample_index, path, treatment)
     # Rule 13 weighs the question's words by their rarity in the corpus the answer came from (the store's;
     # the single-document path has no corpus to weigh by, so the rule does not run there, nor when it is off).
     rule_13 = answer_corpus_digest is None and verifier.answerability_threshold > 0
@@ -124,7 +125,7 @@ def look_up(
     row = None if burn else cache.get_row(store.db, key)
     rewrite = False
     if row is not None:
-        record, rewrite, rejected = _served(store, row, (question, digest, governance_policy_hash(policy)),
+        record, rewrite, rejected = _served(store, row, (question, digest, governance),
                                             evidence_of, verifier, weights)
     return Pending(key=key, sample_index=sample_index, path=path, verifier=verifier, weights=weights, run_id=run_id,
                    record=record, rewrite=rewrite, rejected=rejected)

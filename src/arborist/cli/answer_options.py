@@ -28,7 +28,7 @@ from arborist.models.registry import make_provider
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
-from arborist.verify.judge import ENTAILMENT_KINDS
+from arborist.verify.judge import ENTAILMENT_KINDS, JudgeSpec
 
 __all__ = ["policy_option", "routes_option"]  # re-exported from policy_options
 
@@ -120,7 +120,7 @@ def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
                           answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts))
 
 
-def entailment_from(opts: dict[str, Any]) -> Any:
+def entailment_from(opts: dict[str, Any]) -> JudgeSpec | None:
     """The judge spec the --entailment options name (None for none)."""
     return spec_from_options(opts["entailment"], opts["entailment_model"], opts["entailment_threshold"],
                              opts["entailment_url"])

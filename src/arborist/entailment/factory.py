@@ -52,12 +52,11 @@ _JUDGES: dict[JudgeSpec, Judge] = {}
 def judge_for(spec: JudgeSpec) -> Judge:
     """The process's judge for `spec` (built once: a local judge holds its model's loaded weights)."""
     if spec not in _JUDGES:
-        _JUDGES[spec] = load_judge(spec, base_url=spec.base_url)
+        _JUDGES[spec] = load_judge(spec)
     return _JUDGES[spec]
 
 
-def load_judge(spec: JudgeSpec, *, base_url: str | None = None, cache: JudgeCache | Path | None = None,
-               api_key_env: str | None = None) -> Judge:
+def load_judge(spec: JudgeSpec, *, cache: JudgeCache | Path | None = None, api_key_env: str | None = None) -> Judge:
     """The judge `spec` names, its scores cached (in `cache`, by default `$ARBORIST_CACHE/judge.db`)."""
     judge: Judge
     if spec.kind == "local":
@@ -65,10 +64,10 @@ def load_judge(spec: JudgeSpec, *, base_url: str | None = None, cache: JudgeCach
 
         judge = LocalJudge(spec)
     else:
-        if not base_url:
+        if not spec.base_url:
             raise InputError("a served entailment judge needs its server's base URL (--entailment-url)")
         from arborist.entailment.served import ServedJudge
 
-        judge = ServedJudge(spec, base_url, api_key_env=api_key_env)
+        judge = ServedJudge(spec, spec.base_url, api_key_env=api_key_env)
     store = cache if isinstance(cache, JudgeCache) else JudgeCache(cache)
     return CachedJudge(judge, store)

@@ -318,12 +318,14 @@ def _verify_item(
     # the claim as each cited chunk reads it beside its quote, read once for the checks against the quote
     supports = ([_quote_support(claim, item.quote, chunk, lex) for chunk in cited]
                 if quote_ok and item.quote is not None and mode != "quote" else [])
-    backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, policy))
+    # stage 2 against the quote alone, per cited chunk: read once, for restatement, the judge and the verdict's stage
+    named = _quote_names(supports)
+    backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, named, policy))
     # Stage 3 by the judge: a genuine quote that holds the claim's names and numbers (stage 2) but that the claim
     # does not restate word for word. What it accepts still meets every veto below.
     score: float | None = None
     if (judge is not None and not backs_claim and quote_ok and entities.passed and item.quote is not None
-            and _quote_names(supports)):
+            and any(named)):
         premise = _premise(item.quote, cited, lex)
         score = judge.score(premise, item.text)
         backs_claim = score >= judge.spec.threshold
@@ -409,7 +411,7 @@ def _verify_item(
         decided_by = "judge" if verdict is Verdict.VERIFIED_ENTAILED else "rules"
     elif not quote_ok and not span.passed:
         decided_by = "grounding"
-    elif not entities.passed or (quote_ok and mode != "quote" and not _quote_names(supports)):
+    elif not entities.passed or (quote_ok and mode != "quote" and not any(named)):
         decided_by = "names"
     elif quote_ok and not supported:
         decided_by = "support"
@@ -656,19 +658,19 @@ def _premise(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
     return quote
 
 
-def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> bool:
-    """Stage 2 against the quote alone: the claim's names and numbers are in its quote (or, for a quote that
-    refers by a pronoun, the cited chunk's title) as one cited chunk reads them."""
-    return any(entities_check(wide, [own])[0].passed for wide, own, _ in supports)
+def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list[bool]:
+    """Stage 2 against the quote alone, per support: the claim's names and numbers are in its quote (or, for a
+    quote that refers by a pronoun, the cited chunk's title) as that cited chunk reads them."""
+    return [bool(entities_check(wide, [own])[0].passed) for wide, own, _ in supports]
 
 
-def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], policy: VerifierPolicy) -> bool:
-    """Entities and paraphrase of the claim, checked against the quote alone (`supports`: see `_quote_support`,
-    one per cited chunk)."""
-    for wide, own, _ in supports:
-        entities, _ = entities_check(wide, [own])
+def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
+                       policy: VerifierPolicy) -> bool:
+    """Entities (`named`, see `_quote_names`) and paraphrase of the claim, checked against the quote alone
+    (`supports`: see `_quote_support`, one per cited chunk)."""
+    for (wide, own, _), names in zip(supports, named, strict=True):
         paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
-        if entities.passed and paraphrase.passed:
+        if names and paraphrase.passed:
             return True
     return False
 
