@@ -38,6 +38,7 @@ import random
 import sqlite3
 import statistics
 import tempfile
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import closing
@@ -218,6 +219,27 @@ def report(name: str, rows: list[tuple[dict[str, Any], AnswerRecord]]) -> None:
           f"(miscited {miscited}, re-anchored {moved}); STRICT {strict_all}/{len(rows)}; mean latency {latency:.1f} s")
 
 
+@contextlib.contextmanager
+def timed(into: dict[str, float], name: str) -> Iterator[None]:
+    t = time.perf_counter()
+    yield
+    into[name] = time.perf_counter() - t
+
+
+def cost_report(name: str, costs: list[dict[str, Any]]) -> None:
+    """What the judge adds to a query: the median time of a query (answer + verification with the judge) against
+    the median extra time verification with the judge takes over the rules alone (fresh answers only: a
+    reused answer's generation time is not this run's)."""
+    fresh = [c for c in costs if c["fresh"]]
+    if not fresh:
+        return
+    query = statistics.median(c["query_s"] for c in fresh)
+    extra = statistics.median(max(0.0, c["verify_s"] - c["verify_rules_s"]) for c in fresh)
+    mean_extra = statistics.fmean(max(0.0, c["verify_s"] - c["verify_rules_s"]) for c in fresh)
+    print(f"judge cost ({name}, {len(fresh)} fresh answers): median query {query:.1f} s; the judge adds median "
+          f"{extra:.2f} s ({extra / query:.1%}), mean {mean_extra:.2f} s ({mean_extra / query:.1%})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
@@ -262,6 +284,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     provider = LocalProvider(args.profile)
     policy = build_policy(model_id=f"local:{provider.model_id}", **overrides(args.sets_policy))
+    rules_only = verifier.model_copy(update={"entailment": None})
+    cost: dict[str, list[dict[str, Any]]] = defaultdict(list)
     reusable: dict[tuple[str, str, str, str], AnswerRecord] = {}
     for path in args.reuse:
         for item, stored in stored_records(path):
@@ -273,18 +297,27 @@ def main() -> None:
             for i, q in enumerate(questions, 1):
                 old = reusable.get((name, q["id"], digest, governance))
                 answered = old if old is not None else answer_question(store, q["question"], policy, provider)
-                record = verify_record(answered, verifier, corpus_weights(store, q["question"]))
-                assert record.verification is not None
+                weights = corpus_weights(store, q["question"])
+                costs = {}
+                with timed(costs, "verify_rules_s"):
+                    rules = verify_record(answered, rules_only, weights)
+                with timed(costs, "verify_s"):  # the judge's cache is cold for a new answer
+                    record = verify_record(answered, verifier, weights)
+                assert record.verification is not None and rules.verification is not None
                 grouped[name].append((q, record))
+                cost[name].append({**costs, "query_s": record.timings.get("total", 0.0) + costs["verify_s"],
+                                   "fresh": old is None})
                 print(f"{name} {done + i} {q['id']}: {record.verification.label.value} "
+                      f"(rules only {rules.verification.label.value}) "
                       f"right={right(record, q['answers']) if q['answers'] else '-'} "
-                      f"{record.timings.get('total', 0):.1f} s", flush=True)
+                      f"{record.timings.get('total', 0):.1f} s + verify {costs['verify_s']:.1f} s", flush=True)
                 if args.records:
                     with args.records.open("a", encoding="utf-8") as fh:
                         fh.write(json.dumps({"set": name, "q": q, "policy_overrides": args.sets_policy,
-                                             "record": record.model_dump(mode="json")}) + "\n")
+                                             "costs": costs, "record": record.model_dump(mode="json")}) + "\n")
     for name in grouped:
         report(name, grouped[name])
+        cost_report(name, cost[name])
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from _common import require_shared_data
 from arborist.entailment import load_judge, spec_for
 from arborist.verify import Label, verify_answer
 from arborist.verify.judge import Judge, JudgeSpec
+from judge_prompts import CANDIDATES
 from verifier_scifact import cases as scifact_cases
 
 HERE = Path(__file__).parent
@@ -82,8 +83,11 @@ def main() -> None:
     ap.add_argument("--stride", type=int, default=1, help="every Nth case of each set (a sample across its sub-sets)")
     ap.add_argument("--pairs", type=Path, help="a file of hand-written pairs (the handwritten set's format) to "
                     "measure instead of bench/data/handwritten_pairs.jsonl")
+    ap.add_argument("--prompt", choices=sorted(CANDIDATES), default="shipped",
+                    help="the judge's prompt (bench/judge_prompts.py; shipped: the one the verifier pins)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    prompt = CANDIDATES[args.prompt]
     sets: dict[str, tuple[list[dict[str, Any]], str]] = {}
     if "scifact" in args.sets:
         path = require_shared_data() / "scifact-train-pairs" / "pairs_train.jsonl"
@@ -105,11 +109,12 @@ def main() -> None:
         for t in (float(x) for x in args.thresholds.split(",")):
             spec = spec_for("local", args.model, t)
             assert spec is not None
-            judge = load_judge(spec)
+            spec = spec.model_copy(update={"prompt_digest": prompt.digest})
+            judge = load_judge(spec, prompt=prompt)
             start = time.monotonic()
             rows_out[f"judge@{t:g}"] = figures(items, labels(items, judge), good)
             took = time.monotonic() - start
-            print(line(f"rules + {spec.model} judge at {t:g} ({took:.0f} s)", rows_out[f"judge@{t:g}"]), flush=True)
+            print(line(f"rules + {spec.model} judge ({args.prompt} prompt) at {t:g} ({took:.0f} s)", rows_out[f"judge@{t:g}"]), flush=True)
         out[name] = rows_out
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")

@@ -220,3 +220,21 @@ def test_the_verifier_hash_follows_its_rule_tables(monkeypatch: pytest.MonkeyPat
         monkeypatch.undo()
         policy.rule_tables_digest.cache_clear()
     assert verifier_policy_hash() == before
+
+
+def test_a_judge_asks_only_the_prompt_its_spec_pins() -> None:
+    from arborist.entailment.scoring import messages
+    from arborist.verify.judge import JUDGE_PROMPT, JudgePrompt
+
+    shown = JudgePrompt(system=JUDGE_PROMPT.system, template=JUDGE_PROMPT.template,
+                        examples=(("The sky is blue.", "The sky is not blue.", "No"),))
+    assert shown.digest != JUDGE_PROMPT.digest  # worked examples are part of the judge's identity
+    spec = spec_for("local")
+    assert spec is not None and spec.prompt_digest == JUDGE_PROMPT.digest
+    with pytest.raises(JudgeError, match="not the one its spec pins"):
+        LocalJudge(spec, prompt=shown)
+    LocalJudge(spec.model_copy(update={"prompt_digest": shown.digest}), prompt=shown)  # no model is loaded yet
+    said = messages("A  passage\nhere.", "A claim.", shown)
+    assert [m.role for m in said] == ["system", "user", "assistant", "user"]
+    assert said[2].content == "No" and "The sky is blue." in said[1].content
+    assert "Passage: A passage here." in said[3].content  # whitespace folded

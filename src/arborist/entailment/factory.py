@@ -7,7 +7,7 @@ from pathlib import Path
 from arborist.entailment.cache import CachedJudge, JudgeCache
 from arborist.errors import InputError
 from arborist.models.profiles import get_profile
-from arborist.verify.judge import ENTAILMENT_KINDS, Judge, JudgeSpec
+from arborist.verify.judge import ENTAILMENT_KINDS, JUDGE_PROMPT, Judge, JudgePrompt, JudgeSpec
 
 # The product's default judge: the local profile and threshold chosen on the dev sets (bench/entailment_judge.py;
 # figures in CHANGELOG.md). `verify_answer` itself stays model-free unless a caller passes a judge.
@@ -56,18 +56,20 @@ def judge_for(spec: JudgeSpec) -> Judge:
     return _JUDGES[spec]
 
 
-def load_judge(spec: JudgeSpec, *, cache: JudgeCache | Path | None = None, api_key_env: str | None = None) -> Judge:
-    """The judge `spec` names, its scores cached (in `cache`, by default `$ARBORIST_CACHE/judge.db`)."""
+def load_judge(spec: JudgeSpec, *, cache: JudgeCache | Path | None = None, api_key_env: str | None = None,
+               prompt: JudgePrompt = JUDGE_PROMPT) -> Judge:
+    """The judge `spec` names, asking `prompt` (which must be the one the spec pins), its scores cached (in
+    `cache`, by default `$ARBORIST_CACHE/judge.db`)."""
     judge: Judge
     if spec.kind == "local":
         from arborist.entailment.local import LocalJudge
 
-        judge = LocalJudge(spec)
+        judge = LocalJudge(spec, prompt=prompt)
     else:
         if not spec.base_url:
             raise InputError("a served entailment judge needs its server's base URL (--entailment-url)")
         from arborist.entailment.served import ServedJudge
 
-        judge = ServedJudge(spec, spec.base_url, api_key_env=api_key_env)
+        judge = ServedJudge(spec, spec.base_url, api_key_env=api_key_env, prompt=prompt)
     store = cache if isinstance(cache, JudgeCache) else JudgeCache(cache)
     return CachedJudge(judge, store)

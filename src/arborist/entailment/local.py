@@ -17,16 +17,17 @@ from arborist.entailment.scoring import NO, YES, messages
 from arborist.errors import ArboristError
 from arborist.models.local import default_threads, load_llama
 from arborist.models.profiles import ResolvedModel, resolve
-from arborist.verify.judge import JudgeError, JudgeSpec
+from arborist.verify.judge import JUDGE_PROMPT, JudgeError, JudgePrompt, JudgeSpec, check_prompt
 
 
 class LocalJudge:
     """`score(premise, hypothesis)` with a local GGUF model; its weights must match `spec.sha256`."""
 
-    def __init__(self, spec: JudgeSpec, n_threads: int | None = None) -> None:
+    def __init__(self, spec: JudgeSpec, n_threads: int | None = None, prompt: JudgePrompt = JUDGE_PROMPT) -> None:
         if spec.kind != "local":
             raise ArboristError(f"a local judge cannot serve a {spec.kind!r} judge spec")
-        self.spec = spec
+        check_prompt(spec, prompt)
+        self.spec, self.prompt = spec, prompt
         self._resolved: ResolvedModel | None = None  # resolved at the first score: most answers never ask it
         self._threads = n_threads or default_threads()
         self._formatter: Any = None
@@ -45,7 +46,7 @@ class LocalJudge:
 
             self._formatter = Jinja2ChatFormatter(template=template, eos_token=vocab_token(llm.token_eos()),
                                                   bos_token=vocab_token(llm.token_bos()))
-        prompt = self._formatter(messages=[m.model_dump() for m in messages(premise, hypothesis)]).prompt
+        prompt = self._formatter(messages=[m.model_dump() for m in messages(premise, hypothesis, self.prompt)]).prompt
         return list(llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
 
     def _fixed_prefix(self, llm: Any) -> list[int]:

@@ -6,19 +6,21 @@ import math
 from collections.abc import Iterable, Mapping
 
 from arborist.models.base import Message
-from arborist.verify.judge import PROMPT, SYSTEM
+from arborist.verify.judge import JUDGE_PROMPT, JudgePrompt
 
 YES = ("Yes", "yes", "YES", " Yes", " yes")
 NO = ("No", "no", "NO", " No", " no")
 
 
-def messages(premise: str, hypothesis: str) -> list[Message]:
-    """The judge's fixed prompt around one premise and hypothesis (whitespace folded: a quote's line breaks
-    carry no meaning and would only split the prompt cache)."""
-    fold = " ".join
-    return [Message(role="system", content=SYSTEM),
-            Message(role="user", content=PROMPT.format(premise=fold(premise.split()),
-                                                       hypothesis=fold(hypothesis.split())))]
+def messages(premise: str, hypothesis: str, prompt: JudgePrompt = JUDGE_PROMPT) -> list[Message]:
+    """The judge's fixed prompt around one premise and hypothesis, after its worked examples (whitespace
+    folded: a quote's line breaks carry no meaning and would only split the prompt cache)."""
+    def ask(p: str, h: str) -> Message:
+        return Message(role="user", content=prompt.template.format(premise=" ".join(p.split()),
+                                                                   hypothesis=" ".join(h.split())))
+
+    shown = [m for p, h, a in prompt.examples for m in (ask(p, h), Message(role="assistant", content=a))]
+    return [Message(role="system", content=prompt.system), *shown, ask(premise, hypothesis)]
 
 
 def yes_share(logprobs: Mapping[str, float]) -> float:

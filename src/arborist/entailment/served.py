@@ -14,7 +14,7 @@ from arborist.entailment.scoring import messages, yes_share
 from arborist.errors import ArboristError
 from arborist.models.base import GenerationSettings, chat_request
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT, OpenAIProvider
-from arborist.verify.judge import JudgeError, JudgeSpec
+from arborist.verify.judge import JUDGE_PROMPT, JudgeError, JudgePrompt, JudgeSpec, check_prompt
 
 TOP_LOGPROBS = 10
 
@@ -23,17 +23,19 @@ class ServedJudge:
     """`score(premise, hypothesis)` by the model `spec.model` on the server at `base_url`."""
 
     def __init__(self, spec: JudgeSpec, base_url: str, *, api_key_env: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, retries: int = DEFAULT_RETRIES,
+                 prompt: JudgePrompt = JUDGE_PROMPT) -> None:
         if spec.kind != "openai":
             raise ArboristError(f"a served judge cannot serve a {spec.kind!r} judge spec")
-        self.spec = spec
+        check_prompt(spec, prompt)
+        self.spec, self.prompt = spec, prompt
         self._provider = OpenAIProvider(spec.model, base_url, api_key_env=api_key_env, timeout=timeout,
                                         retries=retries)
 
     def score(self, premise: str, hypothesis: str) -> float:
         body: dict[str, Any] = {
             "model": self.spec.model,
-            **chat_request(messages(premise, hypothesis), GenerationSettings(temperature=0.0, max_tokens=1), None),
+            **chat_request(messages(premise, hypothesis, self.prompt), GenerationSettings(temperature=0.0, max_tokens=1), None),
             "logprobs": True, "top_logprobs": TOP_LOGPROBS,
         }
         parsed, failure = self._provider._post(json.dumps(body).encode("utf-8"))

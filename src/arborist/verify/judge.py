@@ -20,6 +20,25 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arborist.errors import ArboristError
 
+
+class JudgePrompt(BaseModel):
+    """What a judge is asked: an instruction, the question around one premise and hypothesis, and worked
+    examples shown before it as earlier turns of the conversation (the same for every call, so a local judge
+    evaluates them once). Its `digest` is part of the judge's identity: changing a word moves the verifier hash."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    system: str
+    template: str = Field(description="the question, with {premise} and {hypothesis}")
+    examples: tuple[tuple[str, str, Literal["Yes", "No"]], ...] = Field(
+        default=(), description="(premise, hypothesis, the right answer), shown in this order")
+
+    @property
+    def digest(self) -> str:
+        shown = "".join(f"\n{p}\x1f{h}\x1f{a}" for p, h, a in self.examples)
+        return hashlib.sha256(f"{self.system}\n{self.template}{shown}".encode()).hexdigest()
+
+
 # The fixed instruction of every judge. Changing a word changes `PROMPT_DIGEST`, so the verifier hash.
 SYSTEM = "You are a careful fact checker. You answer only Yes or No."
 PROMPT = (
@@ -28,7 +47,8 @@ PROMPT = (
     "If the passage is true, must the statement be true? The statement must not add facts, change numbers, "
     "reverse a relation, or state as certain what the passage only suggests. Answer Yes or No."
 )
-PROMPT_DIGEST = hashlib.sha256(f"{SYSTEM}\n{PROMPT}".encode()).hexdigest()
+JUDGE_PROMPT = JudgePrompt(system=SYSTEM, template=PROMPT)
+PROMPT_DIGEST = JUDGE_PROMPT.digest
 
 
 class JudgeSpec(BaseModel):
@@ -68,6 +88,13 @@ class Judge(Protocol):
 
 class JudgeError(ArboristError):
     """A judge that could not score (a dead server, missing weights): never read as a verdict."""
+
+
+def check_prompt(spec: JudgeSpec, prompt: JudgePrompt) -> None:
+    """A judge asks the prompt its spec pins, or it is not the judge the verifier hash names."""
+    if prompt.digest != spec.prompt_digest:
+        raise JudgeError(f"the judge's prompt {prompt.digest[:12]}… is not the one its spec pins "
+                         f"({spec.prompt_digest[:12]}…)")
 
 
 ENTAILMENT_KINDS = ("none", "local", "openai")
