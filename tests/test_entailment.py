@@ -238,3 +238,18 @@ def test_a_judge_asks_only_the_prompt_its_spec_pins() -> None:
     assert [m.role for m in said] == ["system", "user", "assistant", "user"]
     assert said[2].content == "No" and "The sky is blue." in said[1].content
     assert "Passage: A passage here." in said[3].content  # whitespace folded
+
+
+def test_an_answer_whose_judge_fails_keeps_the_rules_label_and_says_why(server: FaultServer) -> None:
+    from arborist.answer.contract import ContractReason, ContractResult
+    from arborist.answer.verification import verify_contract_answer
+
+    case = _case(PARAPHRASE)
+    contract = ContractResult(valid=True, reason=ContractReason.OK, answer=case["answer"])
+    spec = JudgeSpec(kind="openai", model="m", threshold=0.7, base_url=server.base_url)
+    server.queue("400")  # not retried: the judge fails at once
+    got = verify_contract_answer(QUESTION, "claim_lattice", contract, case["evidence"], VerifierPolicy(entailment=spec))
+    rules = verify(PARAPHRASE, None)
+    assert server.requests  # the judge was asked, and failed
+    assert got.label is rules.label and got.verifier_policy_hash == rules.verifier_policy_hash
+    assert got.n_entailed == 0 and any(n.startswith("verified by the rules alone:") for n in got.notes)

@@ -16,6 +16,7 @@ from arborist.corpus.store import CorpusStore
 from arborist.entailment import judge_for
 from arborist.policy.answerability import answerability_policy_hash
 from arborist.verify import Verification, VerifierPolicy, verify_answer
+from arborist.verify.judge import JudgeError
 from arborist.verify.normalize import token_stems, tokenise
 
 
@@ -41,8 +42,20 @@ def verify_contract_answer(
     computes, for callers holding an answer without its record (a lab run's rows, re-checked)."""
     if contract.answer is None or contract.reason in UNVERIFIABLE:
         return Verification.unverifiable(question, mode, f"contract {contract.reason}: nothing to verify", policy)
-    return verify_answer(question, mode, [dict(e) for e in evidence], contract.answer, policy, term_weights,
-                         judge=judge_for(policy.entailment) if policy.entailment is not None else None)
+    blocks = [dict(e) for e in evidence]
+    if policy.entailment is None:
+        return verify_answer(question, mode, blocks, contract.answer, policy, term_weights)
+    try:
+        return verify_answer(question, mode, blocks, contract.answer, policy, term_weights,
+                             judge=judge_for(policy.entailment))
+    except JudgeError as exc:
+        # The answer cost a model call and must not be lost to a judge that could not score. The judge only
+        # ever adds support, so the rules' label alone is the conservative one; it carries the rules' policy
+        # hash, so a later re-verification with a working judge is seen as another policy and redone.
+        rules = policy.model_copy(update={"entailment": None})
+        verification = verify_answer(question, mode, blocks, contract.answer, rules, term_weights)
+        return verification.model_copy(update={"notes": [*verification.notes,
+                                                         f"verified by the rules alone: {exc}"]})
 
 
 def verify_record(
