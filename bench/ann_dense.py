@@ -4,8 +4,9 @@ Usage: PYTHONPATH=src .venv/bin/python bench/ann_dense.py [--sizes 61000,1000000
                                                           [--threads 1] [--ef 32,64,128,256]
 
 Vectors (say which in every figure):
-- `real`: MiniLM (the project's ONNX embedder) vectors of the first N MuSiQue passages in ../shared/data
-  (N small: the embedder does ~60 passages/s on 2 cores), queries are MuSiQue questions;
+- `real`: MiniLM (the project's ONNX embedder) vectors of N real passages: the sentences (with their
+  passage's title) of every corpus in ../shared/data, ~60k in all; queries are MuSiQue, HotpotQA and SQuAD
+  questions, interleaved;
 - `clustered`: synthetic 384-d unit vectors around 2,000 random centres (noise 0.6 per dimension), the shape
   real embeddings have (topics); queries are held-out vectors of the same mixture;
 - `uniform`: unit vectors uniform on the sphere, the hardest case for any graph index (no structure).
@@ -45,17 +46,48 @@ def uniform(rng: np.random.Generator, n: int) -> np.ndarray:
     return out
 
 
+def real_texts(n: int) -> list[str]:
+    """Up to N real passages as the store would hold them, cut into sentences so that the corpora on this
+    machine (MuSiQue, 2WikiMultihopQA, HotpotQA, SQuAD, SciFact abstracts: ~10k passages) give ~60k vectors:
+    the size the exact scan was measured at, from real text rather than a synthetic mixture."""
+    from arborist.text import sentences
+
+    data = require_shared_data()
+    passages: list[tuple[str, str]] = []
+    for name in ("musique", "2wikimultihopqa-corpus"):
+        for path in sorted((data / name).glob("*corpus*.json")):
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            passages += [(p.get("title", ""), p.get("text", "")) for p in rows]
+    hotpot = json.loads((data / "hotpotqa" / "corpus.json").read_text(encoding="utf-8"))
+    passages += [(title, " ".join(lines)) for title, lines in hotpot.items()]
+    squad = json.loads((data / "squad-single-hop" / "dev-v1.1-13-articles.json").read_text(encoding="utf-8"))
+    passages += [(a["title"], p["context"]) for a in squad["data"] for p in a["paragraphs"]]
+    for line in (data / "scifact-train-pairs" / "pairs_train.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        passages.append((row["title"], " ".join(row["abstract"])))
+    out = [f"{title}\n{s.strip()}" for title, text in dict.fromkeys(passages) for s in sentences(text)
+           if len(s.split()) >= 4]
+    return out[:n]
+
+
+def real_questions(n: int) -> list[str]:
+    """Questions of three sets, interleaved (MuSiQue, HotpotQA, SQuAD)."""
+    data = require_shared_data()
+    musique = [q["question"] for q in json.loads((data / "musique" / "questions.json").read_text())]
+    hotpot = [q["question"] for q in json.loads((data / "hotpotqa" / "questions.json").read_text())]
+    squad = json.loads((data / "squad-single-hop" / "dev-v1.1-13-articles.json").read_text(encoding="utf-8"))
+    sq = [q["question"] for a in squad["data"] for p in a["paragraphs"] for q in p["qas"]][::37]
+    mixed = [q for trio in zip(musique, hotpot, sq, strict=False) for q in trio]
+    return mixed[:n]
+
+
 def real(n: int, queries: int) -> tuple[np.ndarray, np.ndarray]:
     from arborist.embedding import get_embedder
 
-    data = require_shared_data()
-    passages = json.loads((data / "musique" / "corpus.json").read_text())[:n]
-    texts = [f"{p.get('title', '')}\n{p.get('text', p.get('paragraph_text', ''))}" for p in passages]
-    questions = json.loads((data / "musique" / "questions.json").read_text())
-    items = questions if isinstance(questions, list) else questions.get("questions", [])
-    qtexts = [q["question"] for q in items[:queries]]
     embedder = get_embedder()
-    return np.asarray(embedder.embed(texts), np.float32), np.asarray(embedder.embed(qtexts), np.float32)
+    texts = real_texts(n)
+    return np.asarray(embedder.embed(texts), np.float32), np.asarray(embedder.embed(real_questions(queries)),
+                                                                   np.float32)
 
 
 def exact_top(matrix: np.ndarray, q: np.ndarray, k: int = 10) -> np.ndarray:
@@ -97,7 +129,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="61000,1000000")
     ap.add_argument("--kinds", default="clustered,uniform")
-    ap.add_argument("--real", type=int, default=0, help="also the first N real MuSiQue passages (0: skip)")
+    ap.add_argument("--real", type=int, default=0, help="also N real passages (sentences of every corpus in ../shared/data; 0: skip)")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--ef", default="32,64,128,256")
@@ -106,7 +138,8 @@ def main() -> None:
     efs = [int(e) for e in args.ef.split(",")]
     if args.real:
         matrix, queries = real(args.real, args.queries)
-        measure(f"real MiniLM vectors (MuSiQue passages, {len(queries)} questions)", matrix, queries,
+        measure(f"real MiniLM vectors (sentences of every corpus in ../shared/data, {len(queries)} questions)",
+                matrix, queries,
                 args.threads, efs, args.ef_construction)
     rng = np.random.default_rng(42)
     for n in [int(s) for s in args.sizes.split(",")]:

@@ -92,12 +92,20 @@ def squad_questions(n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[
     return docs, chosen
 
 
+def fresh(db: Path) -> Path:
+    """`db`, removed if a previous run left it: ingesting adds documents, so a reused `--out` folder would keep
+    the article a withheld-article store must not hold."""
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        path.unlink(missing_ok=True)
+    return db
+
+
 def build_store(work: Path, name: str, docs: list[dict[str, Any]], vectors_from: Path | None = None) -> Path:
     """A store of `docs`; with `vectors_from`, a store holding the same chunks (content-addressed ids), its
     vectors are copied rather than computed again (a withheld-article store is the full one less an article)."""
     corpus = work / f"{name}.json"
     corpus.write_text(json.dumps(docs), encoding="utf-8")
-    db = work / f"{name}.db"
+    db = fresh(work / f"{name}.db")
     ingest_paths(db, [corpus], ChunkingSettings(), embed=vectors_from is None)
     if vectors_from is not None:
         with closing(sqlite3.connect(f"file:{vectors_from}?mode=ro", uri=True)) as src:
@@ -117,7 +125,7 @@ def plan(sets: list[str], n: int, seed: int, work: Path) -> list[tuple[str, Path
     """(set name, store, questions) for every requested set."""
     out = []
     if "demo" in sets:
-        db = work / "demo.db"
+        db = fresh(work / "demo.db")
         ingest_paths(db, [DEMO / "corpus"], ChunkingSettings())
         rows = [json.loads(line) for line in (DEMO / "questions.jsonl").read_text().splitlines() if line.strip()]
         out.append(("demo", db, [{"id": r["id"], "question": r["question"], "answers": r["answers"]} for r in rows]))
