@@ -12,7 +12,7 @@ from arborist.verify import (
     verifier_policy_hash,
     verify_answer,
 )
-from arborist.verify.polarity import compare
+from arborist.verify.vetoes import compare
 
 LEX = VerifierPolicy().lexicon()
 
@@ -2096,16 +2096,16 @@ def test_review_of_27_forms_agree(claim: str, support: str) -> None:
 def test_converse_and_named_sides_are_read_once_per_token(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every verb of a long claim against every use of its converse in a long support: the named sides are
     read once per token, not once per pair (which took 11-16 s on these texts)."""
-    from arborist.verify import polarity
+    from arborist.verify import roles
 
     calls: list[int] = []
-    real = polarity._named_sides
+    real = roles.named_sides
 
     def counted(text: object, i: int, names: set[int]) -> tuple[frozenset[str], frozenset[str]]:
         calls.append(i)
         return real(text, i, names)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(polarity, "_named_sides", counted)
+    monkeypatch.setattr(roles, "named_sides", counted)
     claim, support = "Ruiz defeated Keller " * 250, "Keller lost to Ruiz " * 250
     compare(claim, support, LEX)
     assert len(calls) <= 2 * (len(claim.split()) + len(support.split()))

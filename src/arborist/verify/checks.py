@@ -67,7 +67,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.polarity import Finding
+from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
 

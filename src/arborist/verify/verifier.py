@@ -107,7 +107,7 @@ from arborist.verify.checks import (
 from arborist.verify.guards import GuardResult, missed_answer_guard
 from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.judge import Judge
-from arborist.verify.lexicon import IRREGULAR_VERBS, QUALIFIER_GROUPS
+from arborist.verify.lexicon import IRREGULAR_VERBS, QUALIFIER_GROUPS, Lexicon
 from arborist.verify.normalize import (
     HYPHENS,
     Token,
@@ -119,20 +119,11 @@ from arborist.verify.normalize import (
     tokenise,
 )
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
-from arborist.verify.polarity import (
-    SWAP_CLAIM_TOKENS,
-    SWAP_SUPPORT_TOKENS,
-    Finding,
-    Lexicon,
-    Text,
-    compare,
-    names_thing,
-    states,
-    subject_end,
-)
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
+from arborist.verify.reading import Finding, Text, names_thing, states, subject_end
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
+from arborist.verify.roles import SWAP_CLAIM_TOKENS, SWAP_SUPPORT_TOKENS
 from arborist.verify.schema import (
     Evidence,
     Item,
@@ -142,6 +133,7 @@ from arborist.verify.schema import (
     parse_evidence,
 )
 from arborist.verify.slots import fills, question_slot
+from arborist.verify.vetoes import compare
 
 
 class ClaimChecks(BaseModel):
