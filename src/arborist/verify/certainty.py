@@ -27,13 +27,12 @@ a group chosen by what it did ("people who drank coffee had a lower rate").
 
 from __future__ import annotations
 
-from arborist.verify.lexicon import IRREGULAR_VERBS, Lexicon
+from arborist.verify.lexicon import IRREGULAR_VERBS, SUBJECT_PRONOUNS, Lexicon
 from arborist.verify.reading import (
     AUXILIARIES,
     COPULAS,
     DETERMINERS,
     POSSESSIVE,
-    SUBJECT_PRONOUNS,
     Text,
     after_copula,
     clause_of,

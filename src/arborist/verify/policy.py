@@ -37,7 +37,7 @@ class PolicyError(InputError, ValueError):
 
 
 class DirectionPair(BaseModel):
-    """Two opposite word groups for the direction check (see `polarity`)."""
+    """Two opposite word groups for the direction check (see `direction`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from arborist.text import stem_all
-from arborist.verify.lexicon import NEVER_NOUNS, Lexicon, Pair
+from arborist.verify.lexicon import NEVER_NOUNS, PAST_FORMS, SUBJECT_PRONOUNS, Lexicon, Pair
 from arborist.verify.normalize import (
     CLAUSE_MARKS,
     HYPHENS,
@@ -156,13 +156,6 @@ _INTRANSITIVE = frozenset("with in among after following during upon across over
                           "within".split())
 
 
-_IRREGULAR_PAST = frozenset("beat won lost bought sold taught led made took gave wrote built caught fought held left "
-                            "paid ran saw sent told became began brought chose drove fell found got grew hit kept knew "
-                            "put rose said shot sought spent stole struck thought threw wore overtook overthrew "
-                            "ate drew flew forgave forgot froze hid hung lent rang rode sang sank slew spoke stood "
-                            "swore swept swung tore undertook upheld withdrew".split())
-
-
 # Words ending in -ed that are no past forms.
 _NOT_PAST = frozenset("need exceed proceed succeed feed seed speed breed bleed heed weed reed deed indeed embed "
                       "shed shred bred sled hundred kindred sacred naked wicked".split())
@@ -170,7 +163,7 @@ _NOT_PAST = frozenset("need exceed proceed succeed feed seed speed breed bleed h
 
 def past_form(norm: str) -> bool:
     """An irregular past or a word in -ed that is a past form ("freed", "agreed"; not "red", "need", "exceed")."""
-    return norm in _IRREGULAR_PAST or (norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST)
+    return norm in PAST_FORMS or (norm.endswith("ed") and len(norm) > 3 and norm not in _NOT_PAST)
 
 
 # Endings of nouns, which the base-form-after-a-plural rule does not read as verbs ("species diversity").
@@ -636,7 +629,6 @@ SCALE_WORDS = frozenset("thousand thousands million millions billion billions tr
 _OBJECT_NEGATORS = frozenset("no nothing none".split())
 
 
-SUBJECT_PRONOUNS = frozenset("it they he she we".split())
 
 
 def clause_spans(text: Text) -> list[tuple[int, int]]:

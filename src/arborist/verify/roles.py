@@ -171,6 +171,7 @@ def name_positions(text: Text, other: Text) -> set[int]:
     return out
 
 
+# A name's side ends at a conjunction; two exchanged terms joined by one are coordinated.
 _CONJUNCTIONS = frozenset("and or but nor while whereas".split())
 
 
@@ -377,8 +378,6 @@ def _holds(seq: list[str], part: list[str]) -> bool:
 _ALONGSIDE = frozenset("together along alongside plus".split())
 
 
-_COORDINATING = frozenset("and or nor but while whereas".split())
-
 
 # Nouns of a relation both sides hold, after a copula: "Haydn was a contemporary of Mozart" (not "inherited the
 # estate from his cousin Y", where the verb orders the sides).
@@ -398,7 +397,7 @@ def _coordinated(text: Text, middle: list[int]) -> bool:
     last coordinator come only prepositions ("blue, white and red"; "by 3% in Oban and by 12% in Mallaig" over
     the two conjuncts the other way round; "Jones scored in the second half and Smith scored in the first half").
     Not so "in year four and later repeat it in year two", nor Oban and Mallaig exchanged around "and by 3% in"."""
-    joins = [m for m in middle if text.tokens[m].norm in _COORDINATING]
+    joins = [m for m in middle if text.tokens[m].norm in _CONJUNCTIONS]
     return bool(joins) and all(text.stems[m] is None and not text.tokens[m].number for m in middle if m > joins[-1])
 
 

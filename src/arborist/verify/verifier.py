@@ -7,7 +7,7 @@ Per claim (or quote), against the evidence it cites (see `checks` for the rules)
                     names and numbers, and enough of its content words, are in
                     the quote (or the cited chunk's title), and the quote agrees
                     with the claim in negation, direction and comparison (see
-                    `polarity`). A genuine quote must not carry a claim the
+                    `vetoes`). A genuine quote must not carry a claim the
                     quote does not make; chunk-wide support is the span check's
                     job (QUOTE_MISMATCH otherwise). The title counts for the
                     claim's names only when the quote refers to something by
@@ -670,7 +670,7 @@ def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], n
 def _kin(quote: Prepared, lex: Lexicon) -> frozenset[str]:
     """The stems of the direction words a quote states in other words: the words of its own side of each pair
     ("dropped" for "fell"), and both sides of a pair it compares with ("lower than" for "higher than", the
-    comparison from its other side, whose terms the polarity check reads)."""
+    comparison from its other side, whose terms the direction check reads)."""
     compared = {quote.stems[k] for k in range(len(quote.tokens) - 1) if quote.tokens[k + 1].norm == "than"}
     out: set[str] = set()
     for p in lex.pairs:
