@@ -42,10 +42,7 @@ from arborist.verify.reading import (
 )
 
 _POSSIBLE = frozenset("can could may might".split())  # "can produce" is not "will produce"
-
-
 _FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"
-
 
 # Hedge words that report a claim, plan or request only with "to", "that" or "of" close after them ("the mayor
 # plans to build", "recommended that", "accused the company of"): else they are nouns or adjectives ("a monthly
@@ -59,23 +56,13 @@ _REPORTS_BEFORE = frozenset(
     described branded labelled labeled characterised characterized worry worries anticipate anticipates ask asks
     asked maintain maintains maintained hint hints hinted deny denies denied calling called trend""".split()
 )
-
-
 # Verbs of saying that report the sentence before them when they end it (", officials said.").
 _SAYS = frozenset("say says said believe believes reported report reports".split())
-
-
 # Asking reports a request only before its object or "to", "that", "for": "asked the council to", "asks for".
 _ASKS = frozenset("ask asks asked".split())
-
-
 _ASKED_NEXT = frozenset("to that for whether if him her them us me you".split())
-
-
 # Report words that report with an "as" shortly after them: "described the memo as a forgery".
 _REPORTS_AS = frozenset("described branded labelled labeled characterised characterized".split())
-
-
 # Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
 # "fear that", "are feared to have died", "was meant to"; not "a threatened species", "an estimated 40,000", "fear of
 # flying". ("designed to", "engineered to" and "able to" describe a method or a feat as often: not reports.)
@@ -87,8 +74,6 @@ _REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened"
                          "hinted": ("that", "at"), "deny": ("that",), "denies": ("that",), "denied": ("that",),
                          "calling": ("for",), "called": ("for",),
                          "trend": ("towards", "toward")}
-
-
 # Report words of other common senses that report only before their word ("denied that", not "bail was denied";
 # "called for", not "police were called" nor "the recipe calls for two eggs"; "a trend towards", not "bucking the
 # trend").
@@ -155,13 +140,9 @@ def certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
 
 # Hedges that say a thing may be so, as against words that report it ("says", "according to").
 _MODALS = frozenset("may might should possibly perhaps probably likely potentially ought".split())
-
-
 # Modal verbs by which a claim says what can, may or will be ("said residents can park"): it keeps a modal of its
 # support's ("... may park"); "could" is as often a past "can" ("could not train", "could hold 500").
 _MODAL_VERBS = frozenset("can could may might should would must will".split())
-
-
 _REPORT_ONLY = frozenset("""say says said told according claim claims claimed report reports reported reportedly
     allege alleges alleged allegedly maintain maintains maintained insist insists insisted argue argues argued
     contend contends contended believe believes believed think thinks thought""".split())
@@ -169,8 +150,6 @@ _REPORT_ONLY = frozenset("""say says said told according claim claims claimed re
 
 # Plurals without an -s that name a group ("people who drank coffee").
 _GROUP_WORDS = frozenset("those people children men women".split())
-
-
 # Comparatives by which a support sets one group's outcome beside another's.
 _GROUP_COMPARATIVES = frozenset("lower fewer higher more less greater smaller larger better worse".split())
 
@@ -198,8 +177,6 @@ def _groups_compared(claim: Text, cause: int, support: Text, wanted: frozenset[s
 
 # What a support lacks when it says there is no evidence of something: it does not state that thing.
 _EVIDENCE = frozenset("evidence proof indication indications sign signs".split())
-
-
 _EVIDENCE_DENIERS = frozenset("no little insufficient scant limited weak inconclusive lack lacking lacked without "
                               "not nor".split())
 
@@ -227,8 +204,6 @@ _HEDGED_THINGS = frozenset("possible likely probable putative potential presumed
 
 
 _ADVISES = frozenset("should ought".split())
-
-
 # Verbs by which "should" frames its sentence rather than advise ("It should be noted that ...").
 _FRAMING = frozenset("""note noted stress stressed mention mentioned emphasise emphasised emphasize emphasized remember
     recall recalled point pointed add added clarify clarified surprise surprised""".split())

@@ -49,31 +49,19 @@ from arborist.verify.reasons import Reason
 from arborist.verify.roles import crossed_over, name_positions, named_sides
 
 STATED = 0.5  # least neighbourhood score at which a support's direction word speaks of the claim's
-
-
 COMPARED_TERMS = 2  # content stems that name each compared term: before the comparative, after "than"
-
 
 # Comparatives that bound a figure with "than" ("less than 10", "more than a third").
 _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 
-
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
-
 
 # Words no compared term runs past: "than 3.8 are not supported", "than those who did not".
 _TERM_STOPS = frozenset("is are was were be been has have had do does did will would can could may might must should "
                         "who which that whose".split())
-
-
 _PAIRED = TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
-
-
 _RELATIVES = frozenset("who which that whose".split())
-
-
 _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
-
 
 # Pairs of opposite things or qualities, not events: two of their words close together name two things ("rich
 # and poor", "the survivors buried the dead"), and a claim word its support also says is stated, wherever the

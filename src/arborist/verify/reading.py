@@ -50,14 +50,9 @@ from arborist.verify.normalize import (
 from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
-
-
 WINDOW = 5  # content stems on each side
 
-
 MIN_BASE = 5
-
-
 # Words between a negator and its head that do not take the negation themselves.
 _SKIP = frozenset(
     "significantly statistically necessarily directly always fully completely entirely consistently substantially "
@@ -65,96 +60,52 @@ _SKIP = frozenset(
     "a an the of to in on at for by with from its their this that these those there it is are was were do does did "
     "seem seems seemed appear appears appeared".split()
 )
-
-
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
-
-
 # Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
 _BEFORE, _AFTER, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(
     ["before", "after", "support", "must", "increase", "decrease"])
-
-
 # Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
 _GOES = frozenset("go goes went gone going".split())
-
-
 # What a lead or a deficit is counted in ("up 5 points in the poll", "down 2 goals"): no rise or fall.
 _MARGINS = frozenset("points point goals goal runs wickets strokes shots seats votes places".split())
-
-
 _SPEEDS = frozenset("speed speeds speeded speeding sped".split())
-
 
 BOUNDS = dict(zip(("over", "above", "exceeding", "exceeded", "exceeds", "exceed", "surpassed", "under", "below"),
                    stem_all(["more"] * 7 + ["less"] * 2), strict=True))
-
-
 # Adjectives of degree a negator reads past to the noun they qualify ("no significant difference", "no
 # measurable effect"); before no noun ("was not significant") they are the head themselves.
 _DEGREE_ADJECTIVES = frozenset("significant meaningful notable noticeable appreciable measurable substantial marked "
                                "detectable discernible clear obvious apparent".split())
-
-
 # Words of degree after which a negator denies the noun that follows ("not enough evidence", "insufficient" aside).
 _SUFFICIENCY = frozenset("enough sufficient adequate".split())
-
-
 # Auxiliaries that stand for their verb phrase before a closing "not" ("living costs are not").
 _ELLIPTIC = frozenset("is are was were do does did has have had can could will would should".split())
-
-
 # Verbs of classing, whose "as" names what a negator denies ("not considered as safe").
 _AS_VERBS = frozenset("classed classified considered regarded deemed listed seen treated".split())
-
-
 # Personal pronouns, as the side of a verb they name (subject and object forms alike).
 _PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they", "we": "we", "us": "we"}
-
-
 # Words that say when or how often a verb happened; a role check reads past them ("first described").
 _VERB_MODIFIERS = frozenset("first last then later again already once soon still ever".split())
-
-
 CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
-
-
 # Words of a level, not verbs, after "declined to" ("declined to less than 5%", "to its lowest level").
 _LEVEL_WORDS = frozenset("less more fewer record lowest highest below above under over pre post nearly almost about "
                          "around roughly zero".split())
-
-
 # Verbs that deny the verb after their "to" ("declined to rule", "neglected to file"); not "prices declined".
 REFUSALS = frozenset("declines declined declining neglects neglected omits omitted yet".split())  # "has yet to"
-
-
 _CLAUSE_WORDS = frozenset("but whereas while although though however yet unlike".split())
-
 
 # Words that end the term after "than" ("than brown rice per serving", "than women in equivalent roles").
 TERM_ENDS = frozenset("in on at per for during among across within by from with after before".split())
 
-
 COPULAS = frozenset("is are was were be been being".split())
-
-
 POSSESSIVE = frozenset("have has had having".split())
-
-
 DETERMINERS = frozenset("the a an this that these those its their his her our your my".split())
-
-
 ROLE_TERMS = 3  # content stems on each side of a verb that name its roles
-
-
 AUXILIARIES = frozenset("is are was were be been being has have had do does did will would can could may might must "
                          "should to".split())
-
-
 # After one of these a verb takes no object: "cancer risk increases with smoking" = "smoking increases cancer risk".
 _INTRANSITIVE = frozenset("with in among after following during upon across over under at for when as "
                           "within".split())
-
 
 # Words ending in -ed that are no past forms.
 _NOT_PAST = frozenset("need exceed proceed succeed feed seed speed breed bleed heed weed reed deed indeed embed "
@@ -623,7 +574,6 @@ def clause_of(text: Text, i: int) -> tuple[int, int]:
 
 # Words that scale a number before its unit ("1.2 million miles").
 SCALE_WORDS = frozenset("thousand thousands million millions billion billions trillion".split())
-
 
 # Negators that deny an object ("received no compensation", "found nothing"): they deny the verb before them too.
 _OBJECT_NEGATORS = frozenset("no nothing none".split())

@@ -173,8 +173,6 @@ def name_positions(text: Text, other: Text) -> set[int]:
 
 # A name's side ends at a conjunction; two exchanged terms joined by one are coordinated.
 _CONJUNCTIONS = frozenset("and or but nor while whereas".split())
-
-
 # Prepositions of place and time: a name after one says where or when, and moves round its clause freely.
 _WHERE_WHEN = frozenset("in on at during since until till near across throughout within around inside "
                         "outside".split())
@@ -275,21 +273,11 @@ def _agent(text: Text, i: int) -> frozenset[str]:
 # Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
 _TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
                     "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
-
-
 _GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
-
-
 # Verbs that say one contest from its two ends: "A defeated B" is "B lost to A", never "A lost to B".
 _WINNING = frozenset("beat beats beaten beating defeat defeats defeated defeating".split())
-
-
 _LOSING = frozenset("lose loses lost losing".split())
-
-
 _CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _LOSING), (_LOSING, _WINNING))
-
-
 _TRANSFER_FORMS = tuple(frozenset(group.split()) for group in (
     "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
     "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
@@ -355,15 +343,9 @@ def _support_sides(text: Text, j: int, names: set[int], cache: dict[int, tuple[f
 # Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
 # "by Lady Marten from her cousin Edmund").
 _NEUTRAL = DETERMINERS | frozenset("he she him they them it".split())
-
-
 # Words that order the terms on their two sides, so a middle of these alone is enough ("from A to B").
 _DIRECTED = frozenset("from to into onto by".split())
-
-
 EXCHANGE_TERM = 6  # tokens each exchanged term may run to
-
-
 # The longest claim and support (content tokens) the checks for an exchanged or swapped word read: they compare
 # sentences; the bound keeps their work small on hostile input.
 SWAP_CLAIM_TOKENS, SWAP_SUPPORT_TOKENS = 80, 400
@@ -376,8 +358,6 @@ def _holds(seq: list[str], part: list[str]) -> bool:
 
 # Words that join two terms as equals: "salt together with pepper", "Boston, along with Chicago".
 _ALONGSIDE = frozenset("together along alongside plus".split())
-
-
 
 # Nouns of a relation both sides hold, after a copula: "Haydn was a contemporary of Mozart" (not "inherited the
 # estate from his cousin Y", where the verb orders the sides).

@@ -39,9 +39,12 @@ from arborist.verify.reading import Text, is_plural, span_text
 
 OPENERS = frozenset("in among amongst for on at from when whenever if unless under with within during outside "
                     "inside except".split())
+
 CONDITIONS = frozenset("if unless".split())  # and "provided that"
+
 # After "only", these open a restriction too ("only in mice", "only when heated").
 ONLY_OPENERS = frozenset("if when in among for during under unless".split())
+
 # Words that tie a text to what came before or to the work it reports, and restrict nothing ("However, ...",
 # "In addition, ...", "In this study, ...", "In adjusted analyses, ..."). `parts` skips them too.
 DISCOURSE_WORDS = frozenset(
@@ -53,6 +56,7 @@ DISCOURSE_WORDS = frozenset(
     studies paper report trial review analysis analyses work article adjusted multivariable multivariate
     univariate sensitivity meta cohort sample dataset data survey experiment experiments""".split()
 )
+
 # Words that place a text in time ("In the late 1990s", "On Monday", "In the nineteenth century").
 TIME_WORDS = frozenset(
     """january february march april june july august september october november december monday tuesday
@@ -60,6 +64,7 @@ TIME_WORDS = frozenset(
     yesterday recent recently future past early late mid century centuries decade decades year years month
     months week weeks""".split()
 )  # ordinals ("the nineteenth century") are numbers (`normalize.ORDINAL_WORDS`), skipped as such
+
 MAX_OPENER_TOKENS = 10
 
 
@@ -110,9 +115,18 @@ def dropped(claim_stems: frozenset[str], tokens: Sequence[Token], stems: Sequenc
     return None
 
 
+def restriction_dropped(claim: Text, support: Text) -> str:
+    """A note when the support holds its statement only under a restriction the claim leaves out (`dropped`),
+    else ''."""
+    restricted = dropped(claim.content, support.tokens, support.stems, support.breaks, support.initial,
+                         frozenset(t.norm for t in claim.tokens if t.number))
+    if not restricted:
+        return ""
+    first, end = restricted
+    return f"scope: its support holds it only '{span_text(support, first, end - 1)}'; the claim leaves that out"
+
+
 _DENY_ONE = frozenset("not no never nor".split())
-
-
 # Words that count or quantify a plural before it: the claim says how many itself ("two schools", "some schools").
 _COUNTED_BY = frozenset("some several many few most all both various numerous certain other these those".split())
 
@@ -147,19 +161,11 @@ def one_made_many(claim: Text, support: Text) -> str:
 # Words that take part of a whole before "of the ..." ("Several of the older pipes", "Part of the archive").
 _PARTITIVES = frozenset("""some several many few part parts portion portions much half majority minority most
     handful fraction proportion share section sections""".split())
-
-
 _OF_DETERMINERS = frozenset("the its their these those his her our this that".split())
-
-
 # Partitives that also say belonging ("She is part of the team"): read only where a clause starts.
 _BELONGING = frozenset("part parts".split())
-
-
 # Words that rank a thing among others after "among the" / "one of the" besides the qualifiers ("the top").
 _RANKS = frozenset("top main leading major principal".split())
-
-
 # Words by which a claim keeps a part itself, before the thing ("some pipes", "multiple pipes", "partly").
 _PART_KEPT = _COUNTED_BY | _PARTITIVES | frozenset(
     "partly partially among one multiple lot bulk percentage number fraction proportion share".split())

@@ -34,16 +34,10 @@ from arborist.verify.reading import (
 )
 
 _FORMER = frozenset(FORMER_WORDS)
-
-
 # Words by which a claim says a thing goes on, and verbs by which a support says it has stopped.
 _STILL = frozenset("still remains remain continues continue currently".split())
-
-
 _ENDINGS = frozenset("ended ceased stopped discontinued abolished scrapped withdrawn halted terminated expired lapsed "
                      "retired".split())
-
-
 _PRESENT = frozenset(PRESENT_WORDS)
 
 
@@ -223,11 +217,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
 
 
 _PAST_AUXILIARIES = frozenset("was were had did will would".split())
-
-
 _PAST_BE = frozenset("was were had".split())  # past forms that are no -ed form
-
-
 _ADVERBS = frozenset("often also still now not never always mostly sometimes seldom even too".split())
 
 

@@ -95,8 +95,6 @@ _RATE_SYNONYMS = {"head": "person", "capita": "person", "inhabitant": "person", 
                   "individual": "person", "people": "person", "annum": "year", "ha": "hectare", "student": "pupil",
                   "vehicle": "car", "automobile": "car", "home": "household", "family": "household",
                   "dwelling": "household"}
-
-
 # Words by which a claim counts per something itself ("each dose costs", "200 cars daily", "3,000 rpm").
 _RATE_WORDS = frozenset("""per each every apiece daily weekly monthly yearly annually annual hourly nightly
     rpm bpm mph kph mpg fps""".split())

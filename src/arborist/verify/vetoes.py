@@ -18,7 +18,8 @@ Every finding names the words involved, so a report can show them.
 
 from __future__ import annotations
 
-from arborist.verify import scope
+from collections.abc import Callable
+
 from arborist.verify.certainty import certainty_unstated
 from arborist.verify.direction import direction_findings
 from arborist.verify.lexicon import Lexicon
@@ -27,61 +28,44 @@ from arborist.verify.normalize import letter_name
 from arborist.verify.reading import Finding, Text, span_text
 from arborist.verify.reasons import Reason
 from arborist.verify.roles import converse_verb, exchanged, from_to_swapped, names_crossed, roles_swapped
-from arborist.verify.scope import one_made_many, part_made_whole
+from arborist.verify.scope import one_made_many, part_made_whole, restriction_dropped
 from arborist.verify.tense import former_stated_now, since_ended, still_ended, under_way_unstated
 from arborist.verify.units import rate_changed, unit_changed
 
 
 def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = True) -> list[Finding]:
     """Negation, direction, comparison, role, certainty, unit and (when `scoped`) scope findings of `claim_text`
-    against `support_text` (empty: they agree)."""
+    against `support_text` (empty: they agree), the first of each reason, in the order of the rules below."""
     claim = Text.of(claim_text, lex)
     support = Text.of(support_text, lex)
-    findings: list[Finding] = []
-    seen: set[Reason] = set()
-
-    def add(reason: Reason, note: str) -> None:
-        if reason not in seen:
-            seen.add(reason)
-            findings.append(Finding(reason, note))
-
-    for finding in negation_findings(claim, support, lex):
-        add(finding.reason, finding.note)
     direction, converse = direction_findings(claim, support, lex)
-    for finding in direction:
-        add(finding.reason, finding.note)
-    swap = (roles_swapped(claim, support, lex, converse) or exchanged(claim, support, lex, converse)
-            or names_crossed(claim, support, lex, converse) or converse_verb(claim, support))
-    if swap:
-        add(Reason.ROLES_SWAPPED, swap)
-    certainty = certainty_unstated(claim, support, lex)
-    if certainty:
-        add(Reason.CERTAINTY_UNSTATED, certainty)
-    former = former_stated_now(claim, support, scoped) or since_ended(claim, support) or still_ended(claim, support)
-    if former:
-        add(Reason.SCOPE_DROPPED, former)
-    under_way = under_way_unstated(claim, support)
-    if under_way:
-        add(Reason.CERTAINTY_UNSTATED, under_way)
-    unit = unit_changed(claim, support, lex) or rate_changed(claim, support, lex)
-    if unit:
-        add(Reason.UNIT_MISMATCH, unit)
-    model = _model_letter_changed(claim, support)
-    if model:
-        add(Reason.ENTITY_MISSING, model)
-    moved = from_to_swapped(claim, support)
-    if moved:
-        add(Reason.ROLES_SWAPPED, moved)
-    restricted = scoped and scope.dropped(claim.content, support.tokens, support.stems, support.breaks,
-                                          support.initial, frozenset(t.norm for t in claim.tokens if t.number))
-    if restricted:
-        first, end = restricted
-        add(Reason.SCOPE_DROPPED, f"scope: its support holds it only '{span_text(support, first, end - 1)}'; the claim "
-            "leaves that out")
-    many = (one_made_many(claim, support) or part_made_whole(claim, support, lex.qualifiers)) if scoped else ""
-    if many:
-        add(Reason.SCOPE_DROPPED, many)
-    return findings
+    kept: dict[Reason, Finding] = {}
+    for finding in [*negation_findings(claim, support, lex), *direction]:
+        kept.setdefault(finding.reason, finding)
+    # each rule gives a note, or '' when it finds nothing; a rule whose reason is already found is not run
+    rules: list[tuple[Reason, Callable[[], str]]] = [
+        (Reason.ROLES_SWAPPED, lambda: roles_swapped(claim, support, lex, converse)),
+        (Reason.ROLES_SWAPPED, lambda: exchanged(claim, support, lex, converse)),
+        (Reason.ROLES_SWAPPED, lambda: names_crossed(claim, support, lex, converse)),
+        (Reason.ROLES_SWAPPED, lambda: converse_verb(claim, support)),
+        (Reason.CERTAINTY_UNSTATED, lambda: certainty_unstated(claim, support, lex)),
+        (Reason.SCOPE_DROPPED, lambda: former_stated_now(claim, support, scoped)),
+        (Reason.SCOPE_DROPPED, lambda: since_ended(claim, support)),
+        (Reason.SCOPE_DROPPED, lambda: still_ended(claim, support)),
+        (Reason.CERTAINTY_UNSTATED, lambda: under_way_unstated(claim, support)),
+        (Reason.UNIT_MISMATCH, lambda: unit_changed(claim, support, lex)),
+        (Reason.UNIT_MISMATCH, lambda: rate_changed(claim, support, lex)),
+        (Reason.ENTITY_MISSING, lambda: _model_letter_changed(claim, support)),
+        (Reason.ROLES_SWAPPED, lambda: from_to_swapped(claim, support)),
+    ]
+    if scoped:
+        rules += [(Reason.SCOPE_DROPPED, lambda: restriction_dropped(claim, support)),
+                  (Reason.SCOPE_DROPPED, lambda: one_made_many(claim, support)),
+                  (Reason.SCOPE_DROPPED, lambda: part_made_whole(claim, support, lex.qualifiers))]
+    for reason, rule in rules:
+        if reason not in kept and (note := rule()):
+            kept[reason] = Finding(reason, note)
+    return list(kept.values())
 
 
 def _model_letter_changed(claim: Text, support: Text) -> str:
