@@ -4,7 +4,7 @@
 pairs of opposite word groups (increase/induce/higher/more vs decrease/
 inhibit/lower/less, improve vs worsen, positive vs negative, before vs after,
 necessary vs dispensable, ...). Pairs of opposite things or qualities
-(`_THING_PAIRS`: rich/poor, public/private, survivors/dead, ...) name two
+(`THING_PAIRS`: rich/poor, public/private, survivors/dead, ...) name two
 things when both stand in one clause, and a claim word its support also
 says, as plainly, is stated wherever the opposite stands ("Private donors
 funded public schools"). A capitalised word inside a sentence is a name,

@@ -12,7 +12,6 @@ prefix lines up with its base, flipped: "UCP1-independent" with "dependent",
 "inactive" with "active" (prefixes `negative_prefixes`, base stem of at
 least `MIN_BASE` letters so "inform" is not "form").
 
-
 Read as their meaning: "B by the time A" and "in the run-up to" are
 "before" (not "By the time A, B"); "has to" is "must";
 "in favour (of)" is support, not a favourable outcome; "has yet to" and
@@ -51,8 +50,7 @@ from arborist.verify.reasons import Reason
 
 MAX_TOKENS = 1000  # only so many tokens of a claim or support are compared: bounds the work on hostile input
 WINDOW = 5  # content stems on each side
-
-MIN_BASE = 5
+MIN_BASE = 5  # least letters of a base after a negative prefix ("inform" is no "form")
 # Words between a negator and its head that do not take the negation themselves.
 _SKIP = frozenset(
     "significantly statistically necessarily directly always fully completely entirely consistently substantially "
@@ -61,7 +59,7 @@ _SKIP = frozenset(
     "seem seems seemed appear appears appeared".split()
 )
 _QUANTIFIER_NEGATORS = frozenset("none nobody nothing neither".split())  # deny their clause wherever they stand
-# Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
+# Event stems that some phrases are read as ("by the time" is before, "has to" must, "went up" increase).
 _BEFORE, _AFTER, _SUPPORT, _MUST, _INCREASE, _DECREASE = stem_all(
     ["before", "after", "support", "must", "increase", "decrease"])
 # Verbs of motion whose "up" or "down" is a rise or a fall ("traffic went up by 18 percent").
@@ -86,6 +84,7 @@ _AS_VERBS = frozenset("classed classified considered regarded deemed listed seen
 _PERSONS = {"he": "he", "him": "he", "she": "she", "they": "they", "them": "they", "we": "we", "us": "we"}
 # Words that say when or how often a verb happened; a role check reads past them ("first described").
 _VERB_MODIFIERS = frozenset("first last then later again already once soon still ever".split())
+# Verbs of ceasing, which negate a gerund after them (only in this check: word overlap reads them as words).
 CESSATION = frozenset("stops stopped ceases ceased avoids avoided".split())
 # Words of a level, not verbs, after "declined to" ("declined to less than 5%", "to its lowest level").
 _LEVEL_WORDS = frozenset("less more fewer record lowest highest below above under over pre post nearly almost about "

@@ -20,13 +20,13 @@ that makes it intransitive follows it ("risk increases with age" says what
 when the claim is its support with two terms exchanged around a middle both
 keep, whatever joins them ("The emperor lent large sums to the merchants"
 over "The merchants lent large sums to the emperor"; "Kinase B phosphorylates
-kinase A"; "feed on"; "inherited by X from his cousin Y"): see `_exchanged`;
+kinase A"; "feed on"; "inherited by X from his cousin Y"): see `exchanged`;
 not phrases moved round their clause ("Among adults, the drug cut X,
 researchers found").
 And when a verb of taking is its support's verb of giving with the same
 sides ("Harlan bought the division from Merrow" over "Harlan sold its
 division to Merrow"; buy/sell, borrow/lend, receive/give), in one voice and
-when neither text also says the other's verb: see `_converse_verb`. Verbs of
+when neither text also says the other's verb: see `converse_verb`. Verbs of
 one meaning (bought/purchased/acquired, beat/defeated, lent/loaned) are one
 verb to the role check.
 
