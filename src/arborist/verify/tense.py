@@ -56,7 +56,7 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
     bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
     undated = scoped and not bounded and not any(
-        (past_form(t.norm) or t.norm in _PAST_AUXILIARIES or t.norm in IRREGULAR_VERBS) and not _present_passive(claim, k)
+        (_done_form(t.norm) or t.norm in _PAST_AUXILIARIES) and not _present_passive(claim, k)
         for k, t in enumerate(claim.tokens))
     if not now and not undated:
         return ""
@@ -177,6 +177,11 @@ def _range_end(text: Text, j: int) -> int | None:
 _PROGRESSIVE = frozenset("is are am was were".split())
 
 
+def _done_form(norm: str) -> bool:
+    """A past form or an irregular participle: what says a thing done ("built", "has begun")."""
+    return past_form(norm) or norm in IRREGULAR_VERBS
+
+
 def under_way_unstated(claim: Text, support: Text) -> str:
     """A note when the claim says a thing was done ("has built a prototype", "completed the survey") where its
     support has it still in progress ("is currently building a prototype") and nowhere done; else ''."""
@@ -193,14 +198,14 @@ def under_way_unstated(claim: Text, support: Text) -> str:
                 t.norm.endswith("ing") and claim.all_stems[m] == base for m, t in enumerate(claim.tokens)):
             continue  # "was living" is "lived"; a claim that says "is now building" says it in progress too
         done = [i for i, t in enumerate(claim.tokens)
-                if (past_form(t.norm) or t.norm in IRREGULAR_VERBS) and _verb_stem(claim, i) == base]
+                if _done_form(t.norm) and _verb_stem(claim, i) == base]
         if not done:
             # another verb in the perfect ("has signed a deal to buy" over "is negotiating the purchase"), when the
             # claim has nothing in progress itself and the support's clause holds two of its words
             first, end = clause_of(support, j)
             held = claim.content & {x for x in support.stems[first:end] if x}
             done = [i for i, t in enumerate(claim.tokens)
-                    if i and claim.tokens[i - 1].norm in ("has", "have") and (past_form(t.norm) or t.norm in IRREGULAR_VERBS)]
+                    if i and claim.tokens[i - 1].norm in ("has", "have") and _done_form(t.norm)]
             said = set(support.all_stems) | {_verb_stem(support, m) for m in range(len(support.tokens))}
             if (len(held) < 2 or base in claim.all_stems or any(_verb_stem(claim, i) in said for i in done)
                     or any(t.norm.endswith("ing") and m and claim.tokens[m - 1].norm in _PROGRESSIVE | {"been"}
@@ -208,7 +213,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
                 done = []  # the support says the claim's verb too; the claim names the work ("an investigation")
         if not done:
             continue
-        if any((past_form(t.norm) or t.norm in IRREGULAR_VERBS) and _verb_stem(support, m) == base
+        if any(_done_form(t.norm) and _verb_stem(support, m) == base
                for m, t in enumerate(support.tokens)):
             continue  # the support says it done too ("built one and is building another")
         return (f"time: its support has it in progress ('{span_text(support, k, j)}'); the claim says "
