@@ -119,3 +119,13 @@ def test_the_cycle_finder_names_a_cycle(tmp_path: Path) -> None:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(body)
     assert sorted(cycles(package_graph(tmp_path))) == [["a", "b"], ["c", "d", "e"]]
+
+
+# Issue 33: a verifier package a newcomer reads in an hour; `verify/polarity.py` had grown to 2,342 lines.
+MAX_VERIFY_MODULE_LINES = 1000
+
+
+def test_no_verifier_module_is_over_a_thousand_lines() -> None:
+    long = {p.name: n for p in sorted((SRC / "verify").rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_VERIFY_MODULE_LINES}
+    assert not long, f"modules of arborist.verify over {MAX_VERIFY_MODULE_LINES} lines: {long}"

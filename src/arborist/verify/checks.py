@@ -20,7 +20,7 @@ span        The claim is carried by one contiguous span of one cited chunk:
             long and lies within one sentence (so a claim's number cannot be
             borrowed from the next sentence), the window and the claim agree
             on negation (both or neither contain not/no/never/...), and the
-            window's sentence does not disagree with the claim (`polarity`).
+            window's sentence does not disagree with the claim (`vetoes`).
 
 entities    Every number, decade ("the 1960s") and capitalised name of the claim
             occurs in the cited evidence (texts and titles together). Numbers compare by
@@ -67,7 +67,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.polarity import Finding
+from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
 
@@ -336,7 +336,7 @@ def span_check(
     in_window: Disagreement | None = None,
 ) -> tuple[Check, list[Reason]]:
     """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim (negation,
-    direction, comparison, roles, certainty, units: see `polarity`) does not carry it, nor does a sentence that
+    direction, comparison, roles, certainty, units: see `vetoes`) does not carry it, nor does a sentence that
     holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>"). `in_window`, when
     given, reads a window's sentence in `disagreement`'s place (it may ask more of a sentence that only holds the
     claim's words than of one that holds its text)."""

@@ -1,4 +1,4 @@
-"""The default word lists of the polarity checks (see `polarity`); the policy holds the values in force.
+"""The default word lists of the vetoes and the `Lexicon` built from them; the policy holds the ones in force.
 
 They are verifier policy values, folded into `verifier_policy_hash`: a word
 added or removed here changes the hash, so cached answers are re-verified.
@@ -6,6 +6,11 @@ Words are listed as written (any inflection); the checks stem them.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from arborist.text import stem_all
 
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without", "cannot",
@@ -15,11 +20,14 @@ NEGATION_WORDS: tuple[str, ...] = (
 )
 
 # Words that put a state in the past ("was once the largest", "formerly a fortress"): a support that holds one
-# does not back a claim that states the state now ("is the largest"; see `polarity`).
+# does not back a claim that states the state now ("is the largest"; see `tense`).
 FORMER_WORDS: tuple[str, ...] = ("formerly", "previously", "former", "once")
 # Words that state a claim in the present.
 PRESENT_WORDS: tuple[str, ...] = ("is", "are", "remains", "remain", "still", "now", "currently", "today", "presently",
                                   "continues", "continue")
+# Subject pronouns: a phrase begun by a preposition ends at one ("In his lab | he conducted ..."); "once" before one
+# opens a clause ("once they left"); "they"/"it" after "will" name no verb.
+SUBJECT_PRONOUNS = frozenset("it they he she we".split())
 # Nouns of time that "at no ..." (or "not ... at any ...") makes "never": "at no point", "at no time".
 NEVER_NOUNS: frozenset[str] = frozenset({"point", "time", "stage", "moment"})
 
@@ -52,7 +60,7 @@ ANAPHOR_WORDS: tuple[str, ...] = (
 )
 
 # Relations whose two sides may change places without changing what is said ("A is linked to B" is "B is
-# linked to A"): the role check (see `polarity`) leaves them alone. Listed as written; the check stems them.
+# linked to A"): the role check (see `roles`) leaves them alone. Listed as written; the check stems them.
 SYMMETRIC_WORDS: tuple[str, ...] = (
     "associated", "association", "linked", "link", "correlated", "correlates", "correlation", "related", "relation",
     "interacts", "interacted", "interaction", "binds", "bound", "binding", "married", "met", "meets", "collaborated",
@@ -133,21 +141,29 @@ UNIT_WORDS: tuple[str, ...] = (
     "ghz gigahertz", "w watt watts", "kw kilowatt kilowatts", "mw megawatt megawatts", "v volt volts",
 )
 
-# Irregular past tenses and participles, and the verb each is a form of ("sold" is "sell"): the role and tense
-# checks read a verb by its base, and a phrase with one of them in it is an act, not the name of a thing.
-IRREGULAR_VERBS: dict[str, str] = dict(pair.split(":") for pair in """begun:begin began:begin done:do did:do
-    gone:go went:go taken:take took:take written:write wrote:write given:give gave:give made:make won:win sold:sell
-    bought:buy built:build spoken:speak chosen:choose drawn:draw grown:grow known:know shown:show thrown:throw
-    broken:break driven:drive risen:rise rose:rise fallen:fall fell:fall frozen:freeze stolen:steal flown:fly
-    flew:fly eaten:eat ate:eat hidden:hide struck:strike sent:send spent:spend lent:lend met:meet paid:pay
-    found:find brought:bring caught:catch taught:teach fought:fight told:tell beaten:beat seen:see saw:see
-    ran:run came:come became:become kept:keep led:lead lost:lose held:hold stood:stand sat:sit
-    grew:grow knew:know threw:throw wore:wear worn:wear sang:sing sung:sing drank:drink shook:shake
-    shaken:shake forgot:forget forgotten:forget got:get gotten:get sought:seek thought:think dealt:deal
-    slept:sleep spoke:speak woke:wake woken:wake rode:ride ridden:ride fled:flee bred:breed
-    laid:lay stuck:stick swore:swear sworn:swear tore:tear torn:tear withdrew:withdraw withdrawn:withdraw
-    overtook:overtake overtaken:overtake undertook:undertake undertaken:undertake forgave:forgive
-    forgiven:forgive chose:choose froze:freeze stole:steal broke:break drew:draw hid:hide bitten:bite""".split())
+# Irregular past tenses and participles, one entry a form: "form:verb" ("sold:sell"). The role and tense checks
+# read a verb by its base (`IRREGULAR_VERBS`), and a phrase with one of these forms in it is an act, not the name
+# of a thing. A form marked "+" is also a simple past that `reading.past_form` reads as a verb on its own ("Pixar
+# bought Disney", `PAST_FORMS`); the last ones are such pasts whose verb is not mapped (as they were when the two
+# tables were merged: mapping them would change what the role and tense checks decide).
+IRREGULAR_FORMS = """
+    begun:begin began:begin+ done:do did:do gone:go went:go taken:take took:take+ written:write wrote:write+
+    given:give gave:give+ made:make+ won:win+ sold:sell+ bought:buy+ built:build+ spoken:speak chosen:choose
+    drawn:draw grown:grow known:know shown:show thrown:throw broken:break driven:drive risen:rise rose:rise+
+    fallen:fall fell:fall+ frozen:freeze stolen:steal flown:fly flew:fly+ eaten:eat ate:eat+ hidden:hide
+    struck:strike+ sent:send+ spent:spend+ lent:lend+ met:meet paid:pay+ found:find+ brought:bring+
+    caught:catch+ taught:teach+ fought:fight+ told:tell+ beaten:beat seen:see saw:see+ ran:run+ came:come
+    became:become+ kept:keep+ led:lead+ lost:lose+ held:hold+ stood:stand+ sat:sit grew:grow+ knew:know+
+    threw:throw+ wore:wear+ worn:wear sang:sing+ sung:sing drank:drink shook:shake shaken:shake forgot:forget+
+    forgotten:forget got:get+ gotten:get sought:seek+ thought:think+ dealt:deal slept:sleep spoke:speak+
+    woke:wake woken:wake rode:ride+ ridden:ride fled:flee bred:breed laid:lay stuck:stick swore:swear+
+    sworn:swear tore:tear+ torn:tear withdrew:withdraw+ withdrawn:withdraw overtook:overtake+
+    overtaken:overtake undertook:undertake+ undertaken:undertake forgave:forgive+ forgiven:forgive
+    chose:choose+ froze:freeze+ stole:steal+ broke:break drew:draw+ hid:hide+ bitten:bite beat+ drove+ hit+
+    hung+ left+ overthrew+ put+ rang+ said+ sank+ shot+ slew+ swept+ swung+ upheld+"""
+IRREGULAR_VERBS: dict[str, str] = dict(
+    entry.rstrip("+").split(":") for entry in IRREGULAR_FORMS.split() if ":" in entry)
+PAST_FORMS = frozenset(entry.rstrip("+").partition(":")[0] for entry in IRREGULAR_FORMS.split() if entry.endswith("+"))
 
 # A people's or a place's adjective and the place it names: a claim's "a northern Italian monastery" names what
 # "a monastery in northern Italy" does (`checks` reads the adjective before a thing for the place after
@@ -168,7 +184,7 @@ DEMONYMS: dict[str, str] = dict(pair.split(":") for pair in """european:europe a
 
 NEGATIVE_PREFIXES: tuple[str, ...] = ("non", "un", "in", "im", "ir", "il")
 
-# name -> (one side, the other side, complementary, required); see polarity.Pair.
+# name -> (one side, the other side, complementary, required); see `Pair`.
 DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = {
     "amount": (
         ("increase", "increased", "increasing", "increment", "raise", "raised", "rose", "risen", "elevate",
@@ -368,3 +384,54 @@ DIRECTION_PAIRS: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] 
         True, False,
     ),
 }
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two opposite word groups. `complementary`: not-A is B (required/dispensable); else not-A is not B."""
+
+    name: str
+    up: frozenset[str]  # stems
+    down: frozenset[str]
+    complementary: bool
+    required: bool  # a claim's word of this pair must be stated by its support
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    negators: frozenset[str]  # token norms
+    prefixes: tuple[str, ...]
+    pairs: tuple[Pair, ...]
+    qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
+    anaphors: frozenset[str] = frozenset()  # token norms of the words by which a quote refers to what its title names
+    symmetric: frozenset[str] = frozenset()  # stems of relations whose sides may swap (the role check skips them)
+    hedges: frozenset[str] = frozenset()  # token norms of the words by which a support only supposes
+    associations: frozenset[str] = frozenset()  # stems of the words by which a support only relates two things
+    causal: frozenset[str] = frozenset()  # stems of the verbs by which a claim says one thing causes another
+    units: dict[str, int] = field(default_factory=dict)  # a unit's name (folded) -> its group
+
+
+@lru_cache(maxsize=8)
+def build_lexicon(
+    negators: tuple[str, ...],
+    prefixes: tuple[str, ...],
+    pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
+    qualifiers: tuple[str, ...] = (),
+    anaphors: tuple[str, ...] = (),
+    symmetric: tuple[str, ...] = (),
+    hedges: tuple[str, ...] = (),
+    associations: tuple[str, ...] = (),
+    causal: tuple[str, ...] = (),
+    units: tuple[str, ...] = (),
+) -> Lexicon:
+    """Stem the policy's word lists once (cached per list)."""
+    built = []
+    for name, up, down, complementary, required in pairs:
+        built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
+                          frozenset(stem_all([w.casefold() for w in down])), complementary, required))
+    return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
+                   frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors),
+                   frozenset(stem_all([w.casefold() for w in symmetric])), frozenset(w.casefold() for w in hedges),
+                   frozenset(stem_all([w.casefold() for w in associations])),
+                   frozenset(stem_all([w.casefold() for w in causal])),
+                   {name.casefold(): g for g, group in enumerate(units) for name in group.split()})

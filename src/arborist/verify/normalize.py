@@ -75,7 +75,7 @@ _GLUED = rf"(?P<glued>{_NUMBER_BODY})(?P<suffix>[A-Za-z]{{1,3}})(?![^\W_])"
 _TOKEN = re.compile(
     rf"(?P<decade>{_DECADE_APOSTROPHE})|{_GLUED}|(?P<num>{_NUMBER})|(?P<word>{_WORD})")
 # What a glued scale letter names: "bn" always billion; "m" and "k" only after a currency sign ("£2.5m"), else
-# they are metres and kilo- ("a 100m sprint"), which `polarity` also reads as the scale they might be.
+# they are metres and kilo- ("a 100m sprint"), which `units` also reads as the scale they might be.
 _GLUED_SCALES = {"bn": "billion", "tn": "trillion"}
 SCALE_LETTERS = {"m": "million", "k": "thousand"}
 CURRENCY_SIGNS = "$£€¥₹"

@@ -23,8 +23,8 @@ said by the claim alone when its quote puts the other coordinate right
 before that head and names this one nowhere ("only on the eastern slopes"),
 and so is a reporter the quote never names ("The finance ministry predicts
 that ..." over "Economists at the bank predict that ...").
-"Compared with B, ..." is no part of its own: the comparison is the
-polarity check's to read.
+"Compared with B, ..." is no part of its own: the comparison is for
+the vetoes to read.
 
 A part that is only an abbreviation the claim defines ("receptor-interacting
 protein (RIP)") restates the words before it; words before a bracketed name
@@ -36,7 +36,7 @@ is a part of its own.
 
 from __future__ import annotations
 
-from arborist.verify.lexicon import NEVER_NOUNS
+from arborist.verify.lexicon import NEVER_NOUNS, SUBJECT_PRONOUNS
 from arborist.verify.normalize import CLAUSE_MARKS, Token, share_whole, token_stems, tokenise
 from arborist.verify.scope import DISCOURSE_WORDS
 
@@ -66,8 +66,6 @@ _ARTICLES = frozenset("the a an its their his her".split())
 
 # Negators before an "at any point" that make it "never" ("has not been used at any point").
 _NEGATORS = frozenset("not never no cannot".split())
-# Subject pronouns: a phrase begun by a preposition ends at one ("In his lab | he conducted ...").
-_SUBJECTS = frozenset("he she they it we".split())
 # Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
 _VERB_WORDS = frozenset("is are was were be been has have had will would can could may might must should do does "
                         "did".split())
@@ -98,7 +96,7 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or (tok.norm in PREPOSITIONS and not share) or to_a or of_ing
                               or relative
                               or any(c in CLAUSE_MARKS for c in between)
-                              or ((tok.norm in _VERB_WORDS or tok.norm in _SUBJECTS)
+                              or ((tok.norm in _VERB_WORDS or tok.norm in SUBJECT_PRONOUNS)
                                   and out[-1][0][0].norm in PREPOSITIONS)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
@@ -120,7 +118,7 @@ def unstated_parts(text: str, stated: frozenset[str], defined: frozenset[str] = 
     `defined`: the abbreviations (as written) the texts define; a part that is one of them is skipped.
     `kin`: the stems of the direction words the quote states in other words (see `verifier._kin`): a part of
     such words alone says again what the quote says ("... are lower than" over "... higher than ...",
-    "dropped" over "fell"), and whether it says it the same way round is the polarity check's to read."""
+    "dropped" over "fell"), and whether it says it the same way round is for the vetoes to read."""
     out = []
     cut = parts(text)
     for k, part in enumerate(cut):

@@ -25,7 +25,7 @@ from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import lexicon
 from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.judge import JudgeSpec
-from arborist.verify.polarity import Lexicon, build_lexicon
+from arborist.verify.lexicon import Lexicon, build_lexicon
 
 # The verifier's logic version: bumped when a check's code changes what it decides (history: CHANGELOG.md). Its
 # word tables need no bump: `rule_tables_digest` hashes them.
@@ -37,7 +37,7 @@ class PolicyError(InputError, ValueError):
 
 
 class DirectionPair(BaseModel):
-    """Two opposite word groups for the direction check (see `polarity`)."""
+    """Two opposite word groups for the direction check (see `direction`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

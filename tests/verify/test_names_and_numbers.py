@@ -1,0 +1,199 @@
+"""Names, numbers and abbreviations a claim's quote must state (`checks`, `normalize`, `abbreviations`)."""
+
+from __future__ import annotations
+
+import pytest
+from pairs import label_and_reasons, lattice
+
+from arborist.verify import Label, Reason, Verdict, verify_answer
+
+
+def test_abbreviation_defined_in_the_evidence_counts_in_either_form() -> None:
+    from arborist.verify.abbreviations import definitions, expand
+
+    text = "Panic-prone rats had high levels of orexin in the cerebrospinal fluid (CSF). CSF orexin rose with panic."
+    defs = definitions(text)
+    assert defs == {"CSF": "cerebrospinal fluid"}
+    assert expand("orexin in CSF", defs) == expand("orexin in cerebrospinal fluid", defs) == (
+        "orexin in cerebrospinal fluid (CSF)")
+    quote = "CSF orexin rose with panic."
+    _, c = lattice("Cerebrospinal fluid orexin rose with panic.", quote, text=text)
+    assert c.verdict is Verdict.VERIFIED_QUOTE, c.reasons
+
+
+def test_a_word_in_parentheses_that_spells_nothing_is_no_definition() -> None:
+    from arborist.verify.abbreviations import definitions
+
+    assert definitions("The trial enrolled adults (NOTE) over ten years.") == {}
+    assert definitions("prion protein (PrP) and glucagon-like peptide 1 (GLP-1)") == {
+        "PrP": "prion protein", "GLP-1": "glucagon-like peptide 1"}
+
+
+def test_counts_written_as_words_and_ordinals_are_numbers() -> None:
+    v, _ = lattice("Federer won 8 Wimbledon singles titles.", "Roger Federer won eight Wimbledon singles titles.")
+    assert v.label is Label.STRICT
+    v, _ = lattice("The battle took place in the 16th century.", "The battle took place in the 15th century.")
+    assert v.label is not Label.STRICT
+    v, _ = lattice("The city grew to three million people.", "The city grew to two million people.")
+    assert v.label is not Label.STRICT
+
+
+def test_a_spelled_compound_count_is_no_pair_of_numbers() -> None:
+    v, c = lattice("The ward had twenty-five patients.", "The ward had twenty-five patients in 2019.")
+    assert v.label is Label.STRICT and Reason.NUMBER_MISSING not in c.reasons
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("She finished third in the 400 metres.", "She finished second in the 400 metres."),
+        ("The city's population tripled between 1950 and 1980.", "The city's population doubled between 1950 and 1980."),
+        ("The drug is taken once daily with food.", "The drug is taken twice daily with food."),
+        ("Output rose fourfold after the upgrade.", "Output rose threefold after the upgrade."),
+    ],
+)
+def test_ordinals_multiples_and_frequencies_are_numbers(claim: str, quote: str) -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": quote}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert Reason.NUMBER_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+def test_a_multiple_said_as_a_count_and_once_as_formerly() -> None:
+    assert lattice("Messi scored two goals in the final.", "Messi scored twice in the final.")[0].label is Label.STRICT
+    v, c = lattice("The mill was once the largest employer in town.", "The mill was once the largest employer in town.")
+    assert v.label is Label.STRICT and Reason.NUMBER_MISSING not in c.reasons
+
+
+def test_decades_and_halves_are_numbers_the_support_must_state() -> None:
+    evidence = [{"id": "E1", "title": "Report", "text": "The policy was widely adopted in the 1970s. About a third "
+                 "of the respondents had never used it."}]
+    for claim, quote in [("The policy was widely adopted in the 1960s.", "The policy was widely adopted in the 1970s."),
+                         ("About half of the respondents had never used it.",
+                          "About a third of the respondents had never used it.")]:
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        v = verify_answer(claim, "claim_lattice", evidence, answer)
+        assert Reason.NUMBER_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+def test_numbers_at_the_edges() -> None:
+    def label(claim: str, quote: str) -> Label:
+        evidence = [{"id": "E1", "title": "Report", "text": quote}]
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        return verify_answer(claim, "claim_lattice", evidence, answer).label
+
+    assert label("About half of the voters backed the plan.", "About 50% of the voters backed the plan.") is Label.STRICT
+    assert label("About 50 percent of the registered voters in the county backed the plan.",
+                 "About half of the registered voters in the county backed the plan.") is Label.STRICT
+    for claim, quote in [
+        ("The half-life of caffeine in adults is 50 hours.", "The half-life of caffeine in adults is 5 hours."),
+        ("In the first half of the season, the club won 50 matches.",
+         "In the first half of the season, the club won 15 matches."),
+        ("Exactly 3 of the 30 patients relapsed within a year.", "A third of the 30 patients relapsed within a year."),
+    ]:
+        assert label(claim, quote) is not Label.STRICT, claim
+    assert label("In addition, the drug lowered blood pressure.", "The drug lowered blood pressure.") is Label.STRICT
+    assert label("Second, the drug lowered blood pressure.", "The drug lowered blood pressure.") is Label.STRICT
+
+
+def test_a_name_with_a_capital_inside_must_be_stated() -> None:
+    evidence = [{"id": "E1", "title": "Release notes", "text": "The bug was fixed in the Android app in version 8.1."}]
+    claim = "The bug was fixed in the iOS app in version 8.1."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": evidence[0]["text"]}],
+              "abstained_requests": []}
+    v = verify_answer(claim, "claim_lattice", evidence, answer)
+    assert Reason.ENTITY_MISSING in v.claims[0].reasons and v.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("The council will plant two thousand trees.", ["2000"]),
+        ("The ward had twenty-five patients.", ["25"]),
+        ("It took one hundred and twenty days.", ["120"]),
+        ("Two hundred and fifty-three votes were cast.", ["253"]),
+        ("Thousands of people marched.", []),
+        ("Five million people live there.", ["5"]),
+        ("Ten twenty-minute sessions were held.", ["10", "20"]),
+    ],
+)
+def test_count_words_joined_into_one_number_are_that_number(text: str, numbers: list[str]) -> None:
+    from arborist.verify.normalize import tokenise
+
+    assert [t.norm for t in tokenise(text) if t.number] == numbers
+
+
+def test_a_number_written_in_words_states_its_digits() -> None:
+    evidence = [{"id": "E1", "title": "Trees", "text": "The council will plant two thousand trees this winter."}]
+    claim = "The council will plant 2,000 trees this winter."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": evidence[0]["text"]}],
+              "abstained_requests": []}
+    assert verify_answer(claim, "claim_lattice", evidence, answer).label is Label.STRICT
+
+
+def test_fractions_are_numbers_and_shares() -> None:
+    def label(claim: str, quote: str) -> tuple[Label, list[Reason]]:
+        evidence = [{"id": "E1", "title": "Report", "text": quote}]
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        v = verify_answer(claim, "claim_lattice", evidence, answer)
+        return v.label, v.claims[0].reasons
+
+    lab, why = label("About a quarter of the flats are social housing.", "About a third of the flats are social housing.")
+    assert Reason.NUMBER_MISSING in why and lab is not Label.STRICT
+    assert label("Two thirds of members voted in favour.", "Two thirds of members voted in favour of the plan.")[0] \
+        is Label.STRICT
+    # a share stated as a fraction or as a percentage is the same share
+    assert label("Sales in May were a fifth below their 2019 level.",
+                 "Sales in May were 20 percent below their 2019 level.")[0] is Label.STRICT
+    lab, why = label("Sales in May were a fifth below their 2019 level.",
+                     "Sales in May were 25 percent below their 2019 level.")
+    assert Reason.NUMBER_MISSING in why and lab is not Label.STRICT
+
+
+def test_a_capital_that_only_opens_the_sentence_is_matched_by_its_stem() -> None:
+    # "Inhibiting" is a word, capitalised because it starts the sentence before the name "TRPV1"
+    assert label_and_reasons("Inhibiting TRPV1 reduces pain in mice with arthritis.",
+                "Inhibition of TRPV1 reduced pain in mice with arthritis.",
+                "Inhibition of TRPV1 reduced pain in mice with arthritis. The effect lasted a day.")[0] is Label.STRICT
+    # a name is still a name: "Novartis" is stated nowhere
+    label, why = label_and_reasons("Novartis Pharma acquired the start-up in 2019.", "Roche Pharma acquired the start-up in 2019.",
+                      "Roche Pharma acquired the start-up in 2019. The price was not disclosed.")
+    assert Reason.ENTITY_MISSING in why and label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("50.4% of the registered voters took part.", "Half of the registered voters took part.", False),
+        ("33.4% of the registered voters took part.", "A third of the registered voters took part.", False),
+        ("33.3% of the registered voters took part.", "A third of the registered voters took part.", True),
+        ("50% of the registered voters took part.", "Half of the registered voters took part.", True),
+    ],
+)
+def test_a_percentage_equals_a_fraction_only_to_its_own_precision(claim: str, quote: str, strict: bool) -> None:
+    v, _ = lattice(claim, quote)
+    assert (v.label is Label.STRICT) is strict
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "strict"),
+    [
+        ("The bank raised its rate by 0.25 percentage points.", "The bank raised its rate by a quarter of a point.", True),
+        ("The bank raised its rate by 0.26 percentage points.", "The bank raised its rate by a quarter of a point.", False),
+        ("The port handles 2,000,000 containers a year.", "The port handles 2 million containers a year.", True),
+        ("The port handles 3,000,000 containers a year.", "The port handles 2 million containers a year.", False),
+        ("The comet returns every 500,000 years.", "The comet returns every half a million years.", True),
+        ("Large impacts occur once every 500,000 years.", "Large impacts occur once every half a million years.", True),
+    ],
+)
+def test_one_figure_written_two_ways_is_one_number(claim: str, quote: str, strict: bool) -> None:
+    evidence = [{"id": "E1", "title": "Rates", "text": quote}]
+    v = verify_answer(claim, "claim_lattice", evidence,
+                      {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []})
+    assert (Reason.NUMBER_MISSING not in v.claims[0].reasons) is strict
+
+
+@pytest.mark.parametrize("text", ["", "%", "$", "$40k five", "1.2.3m", "half a dozen and two"])
+def test_odd_number_text_verifies_without_error(text: str) -> None:
+    v, _ = lattice(text, text)
+    assert v.label in (Label.STRICT, Label.UNGROUNDED, Label.HYBRID)
