@@ -31,6 +31,7 @@ from arborist.cli.lab_options import (
     metric_option,
     question_ids_option,
     samples_option,
+    workers_for,
     workers_option,
 )
 from arborist.cli.options import json_option, out_option, print_json
@@ -57,7 +58,6 @@ from arborist.lab.sweep import (
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 from arborist.models.openai_compat import redact_url
-from arborist.models.registry import make_provider
 from arborist.progress import Reporter
 from arborist.prompting.modes import prompt_names
 
@@ -136,6 +136,8 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
         o.update(model=model.model, base_url=model.base_url, api_key_env=model.api_key_env,
                  timeout=model.timeout or o["timeout"],
                  retries=model.retries if model.retries is not None else o["retries"])
+        if model.servers and not o["servers"] and o["servers_file"] is None:  # the fleet it ran on, unless told
+            o.update(servers=tuple(model.servers), per_server=model.per_server or o["per_server"])
     provider = make_provider_from(o)
     if model is None:
         # A password in the URL is never written into a run directory (config.json is shared and hashed).
@@ -149,7 +151,7 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
         limit=o["limit"], arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
         policy_values={n: o[n] for n in OPTIONS_BY_NAME}, verifier=verifier_from(o),
         prompt=o["prompt"], samples=o["samples"], model=model,
-        generation_workers=o["generation_workers"], generation_budget=o["generation_budget"],
+        generation_workers=workers_for(o["generation_workers"], provider), generation_budget=o["generation_budget"],
         cache_directory=o["cache_directory"], burn=o["burn"], continue_from=continue_from,
         treatments=tuple(treatment_names(o["evidence_order"], o["withhold_relevant"], o["plant_falsehood"])),
     )
@@ -183,10 +185,7 @@ def _judge(opts: dict[str, Any], provider: Provider, cache_directory: str) -> Ju
         return None
 
     def make(name: str | None) -> Provider:
-        if name is None:
-            return provider
-        return make_provider(name, base_url=opts["base_url"], api_key_env=opts["api_key_env"],
-                             timeout=opts["timeout"], retries=opts["retries"])
+        return provider if name is None else make_provider_from(opts, name)
 
     statements, verdicts = make(opts["judge_statements_model"]), make(opts["judge_verdicts_model"])
     spec = JudgeSpec(statements_model_id=f"{statements.name}:{statements.model_id}",
@@ -280,7 +279,8 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
         record = load_sweep(continue_from)
         model = ModelSpec.model_validate(record.request.get("model") or {})
         _, provider = request_from_options(kwargs, model=model)
-        plan = plan_continue(continue_from, provider, generation_workers=kwargs["generation_workers"],
+        plan = plan_continue(continue_from, provider,
+                             generation_workers=workers_for(kwargs["generation_workers"], provider),
                              generation_budget=kwargs["generation_budget"], burn=kwargs["burn"])
     else:
         if family is None:
@@ -389,6 +389,8 @@ def status_command(run_dir: Path, as_json: bool) -> None:
     click.echo(f"rows {st.rows_done}/{st.rows_total} · reused {st.rows_reused} · failed {st.rows_failed} · "
                f"provider calls {st.provider_calls} · cache hits {st.cache_hits} · judge failed {st.judge_failed}")
     click.echo(f"started {st.started_at}" + (f" · ended {st.ended_at}" if st.ended_at else ""))
+    if st.rows_by_server:
+        click.echo("rows by server: " + " · ".join(f"{k} {v}" for k, v in sorted(st.rows_by_server.items())))
     if st.message:
         click.echo(f"message: {st.message}")
     if st.continue_command:

@@ -11,6 +11,8 @@ import click
 from arborist.cli.options import F
 from arborist.lab.compare import DEFAULT_FLOOR
 from arborist.lab.metrics.headline import COMPARABLE
+from arborist.models.base import Provider
+from arborist.models.fleet import ServerFleet
 
 
 def evaluation_option(dest: str = "evaluation", required: bool = False) -> Callable[[F], F]:
@@ -30,8 +32,16 @@ samples_option = click.option(
     "--samples", default=1, show_default=True, type=click.IntRange(1, 100),
     help="Answers per question (more than 1 needs --temperature above 0); the samples share one prompt.")
 workers_option = click.option(
-    "--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
-    help="Parallel provider calls (a local model serves one call at a time; use it for servers).")
+    "--generation-workers", type=click.IntRange(1, 256),
+    help="Provider calls in flight, over all servers (default 1; with --server, the fleet's capacity: servers x "
+    "--per-server). A local model serves one call at a time.")
+
+
+def workers_for(given: int | None, provider: Provider) -> int:
+    """--generation-workers as given, else what keeps every server busy (a fleet) or 1 (one model)."""
+    if given is not None:
+        return given
+    return provider.capacity if isinstance(provider, ServerFleet) else 1
 cache_directory_option = click.option(
     "--cache-directory", type=click.Path(path_type=Path, file_okay=False),
     help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from arborist.errors import ArboristError
 from arborist.models.base import Provider
+from arborist.models.fleet import DEFAULT_PER_SERVER
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
-from arborist.models.profiles import DEFAULT_PROFILE, get_profile
+from arborist.models.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 
 
 def make_provider(
@@ -17,7 +18,7 @@ def make_provider(
     timeout: float = DEFAULT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
     servers: Sequence[str] = (),
-    per_server: int = 2,
+    per_server: int = DEFAULT_PER_SERVER,
 ) -> Provider:
     """servers -> a fleet of HTTP servers (models.fleet); base_url -> one HTTP server (model names the
     server's model); "scripted" -> test double; otherwise a local profile name or a .gguf path (default
@@ -29,6 +30,7 @@ def make_provider(
             raise ArboristError("give --base-url or several servers, not both")
         if not model:
             raise ArboristError("a server fleet needs --model: the model name the servers should use")
+        _check_served_name(model)
         return ServerFleet(model, servers, per_server=per_server, api_key_env=api_key_env, timeout=timeout,
                            retries=retries)
     if base_url:
@@ -47,3 +49,14 @@ def make_provider(
     from arborist.models.local import LocalProvider
 
     return LocalProvider(spec)
+
+
+def _check_served_name(model: str) -> None:
+    """A fleet's --model names the model its servers serve: a local model (a profile, a .gguf file, the
+    scripted double) there means the user asked for two different things."""
+    local = ("a .gguf file" if model.endswith(".gguf") else "the scripted test model" if model == "scripted"
+             else "a local profile" if model in PROFILES else None)
+    if local is not None:
+        raise ArboristError(f"--model '{model}' is {local}, but --server sends every call to the servers; give the "
+                            "model name the servers serve (vLLM --served-model-name, llama.cpp --model_alias), or "
+                            "drop --server to answer locally")
