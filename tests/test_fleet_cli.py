@@ -126,3 +126,12 @@ def test_a_continued_fleet_run_goes_back_to_its_servers(
     new = Path(json.loads(result.stdout)["run_dir"])
     assert {r.server for r in load_rows(new)[0]} == {second.base_url}
     assert json.loads((new / "config.json").read_text())["model"]["servers"] == [second.base_url]
+
+
+def test_a_ray_address_without_the_ray_executor_is_refused(
+        tmp_path: Path, inputs: tuple[Path, Path], run_cli: Callable[..., Result]) -> None:  # noqa: F811
+    corpus, evaluation = inputs
+    result = run_cli("lab", "run", "--corpus", corpus, "--evaluation", evaluation, "--out", tmp_path / "runs",
+                     "-m", "scripted", "--ray-address", "127.0.0.1:6379")
+    assert result.exit_code != 0 and result.stderr == "Error: --ray-address needs --executor ray\n"
+    assert not (tmp_path / "runs").exists()

@@ -26,7 +26,7 @@ from arborist.models.base import Provider
 from arborist.models.fleet import DEFAULT_PER_SERVER, fleet_urls
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
-from arborist.models.registry import make_provider
+from arborist.models.registry import ProviderRecipe
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
@@ -106,14 +106,17 @@ def run_options(fn: F) -> F:
                               *ENTAILMENT_OPTIONS, _BURN])
 
 
+def recipe_from(opts: dict[str, Any], model: str | None = None) -> ProviderRecipe:
+    """The provider the model options describe, as a value (`model` replaces --model: a judge's own model on
+    the same server or fleet). Bad URLs and servers files are refused here."""
+    return ProviderRecipe(model or opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
+                          timeout=opts["timeout"], retries=opts["retries"],
+                          servers=tuple(fleet_urls(opts["servers"], opts["servers_file"])),
+                          per_server=opts["per_server"])
+
+
 def make_provider_from(opts: dict[str, Any], model: str | None = None) -> Provider:
-    """The provider the model options describe (`model` replaces --model: a judge's own model on the same
-    server or fleet)."""
-    return make_provider(
-        model or opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
-        timeout=opts["timeout"], retries=opts["retries"],
-        servers=fleet_urls(opts["servers"], opts["servers_file"]), per_server=opts["per_server"],
-    )
+    return recipe_from(opts, model).build()
 
 
 def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None) -> tuple[Provider, AnswerPolicy]:

@@ -10,6 +10,7 @@ import click
 
 from arborist.cli.options import F
 from arborist.lab.compare import DEFAULT_FLOOR
+from arborist.lab.executors import EXECUTOR_KINDS
 from arborist.lab.metrics.headline import COMPARABLE
 from arborist.models.base import Provider
 from arborist.models.fleet import ServerFleet
@@ -42,6 +43,13 @@ def workers_for(given: int | None, provider: Provider) -> int:
     if given is not None:
         return given
     return provider.capacity if isinstance(provider, ServerFleet) else 1
+executor_options = [
+    click.option("--executor", type=click.Choice(EXECUTOR_KINDS), default="inprocess", show_default=True,
+                 help="Where answers are generated and verified: threads of this process, or Ray tasks (the "
+                 "`ray` extra); retrieval, the cache, the audit log and the rows stay here either way."),
+    click.option("--ray-address", metavar="ADDR",
+                 help="With --executor ray: the cluster to join, e.g. 10.0.0.5:6379 (default: start a local one)."),
+]
 cache_directory_option = click.option(
     "--cache-directory", type=click.Path(path_type=Path, file_okay=False),
     help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from arborist.errors import ArboristError
 from arborist.models.base import Provider
@@ -49,6 +50,25 @@ def make_provider(
     from arborist.models.local import LocalProvider
 
     return LocalProvider(spec)
+
+
+@dataclass(frozen=True)
+class ProviderRecipe:
+    """make_provider's arguments as a value: another process (a Ray worker) builds its own provider from it,
+    since a provider (a loaded model, open connections) cannot travel. It may carry a URL's credentials:
+    keep it in memory, never write it (a run's config.json holds ModelSpec, redacted)."""
+
+    model: str | None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    retries: int = DEFAULT_RETRIES
+    servers: tuple[str, ...] = ()
+    per_server: int = DEFAULT_PER_SERVER
+
+    def build(self) -> Provider:
+        return make_provider(self.model, base_url=self.base_url, api_key_env=self.api_key_env, timeout=self.timeout,
+                             retries=self.retries, servers=self.servers, per_server=self.per_server)
 
 
 def _check_served_name(model: str) -> None:
