@@ -39,8 +39,7 @@ VOLATILE = {"run_id", "record_id", "produced_by_run", "timings", "provider_timin
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
-    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 

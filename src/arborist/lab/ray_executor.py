@@ -64,7 +64,7 @@ def generate(recipe: ProviderRecipe,
 
 class RayExecutor:
     """Runs items as Ray tasks on the cluster at `address`, or on a local cluster it starts (`num_cpus` CPUs,
-    head on 127.0.0.1) and stops in `close`. A Ray connection already open in this process is used as is."""
+    head on this machine) and stops in `close`. A Ray connection already open in this process is used as is."""
 
     remote = True
 
@@ -83,7 +83,7 @@ class RayExecutor:
                 try:
                     if self.address is None:
                         ray.init(address="local", num_cpus=self.num_cpus, include_dashboard=False,
-                                 _node_ip_address="127.0.0.1", log_to_driver=False, configure_logging=False)
+                                 log_to_driver=False, configure_logging=False)
                     else:
                         ray.init(address=self.address, log_to_driver=False, configure_logging=False)
                 except (ConnectionError, ValueError, RuntimeError) as exc:
