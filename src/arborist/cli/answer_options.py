@@ -26,7 +26,7 @@ from arborist.models.base import Provider
 from arborist.models.fleet import DEFAULT_PER_SERVER, fleet_urls
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
-from arborist.models.registry import ProviderRecipe
+from arborist.models.registry import ProviderRecipe, make_provider
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
@@ -116,7 +116,7 @@ def recipe_from(opts: dict[str, Any], model: str | None = None) -> ProviderRecip
 
 
 def make_provider_from(opts: dict[str, Any], model: str | None = None) -> Provider:
-    return recipe_from(opts, model).build()
+    return make_provider(**recipe_from(opts, model).arguments())
 
 
 def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None) -> tuple[Provider, AnswerPolicy]:

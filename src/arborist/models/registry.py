@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from arborist.errors import ArboristError
 from arborist.models.base import Provider
@@ -66,9 +68,12 @@ class ProviderRecipe:
     servers: tuple[str, ...] = ()
     per_server: int = DEFAULT_PER_SERVER
 
+    def arguments(self) -> dict[str, Any]:
+        """make_provider's keyword arguments."""
+        return dataclasses.asdict(self)
+
     def build(self) -> Provider:
-        return make_provider(self.model, base_url=self.base_url, api_key_env=self.api_key_env, timeout=self.timeout,
-                             retries=self.retries, servers=self.servers, per_server=self.per_server)
+        return make_provider(**self.arguments())
 
 
 def _check_served_name(model: str) -> None:
