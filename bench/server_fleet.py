@@ -2,6 +2,7 @@
 
 Usage: PYTHONPATH=src .venv/bin/python bench/server_fleet.py [--questions 60] [--latency 1.0] [--per-server 2]
                                                              [--fleets 1,2,4] [--kill-after 2.0] [--work DIR]
+                                                             [--executor inprocess|ray] [--ray-cpus 2]
 
 The servers are fake OpenAI-compatible servers on 127.0.0.1 (tests/fault_server.py) that answer every
 request after a fixed latency with an answer made from the prompt, so every row's content depends only on
@@ -13,6 +14,12 @@ its question. The corpus and questions are synthetic (one document per question)
    (everything but run ids, timings and the server that answered);
 3. K = max: one server stopped `--kill-after` seconds into the run (it drops the requests it holds and
    refuses new ones): every row must still be there exactly once, none failed, and `validate` must pass.
+
+With `--executor ray`, (2) and (3) run on a local Ray cluster started here (`--ray-cpus` CPUs, so that many
+worker processes, one task each): (2) as above, against the in-process baseline; (3) one Ray worker
+SIGKILLed while it runs a task (at the `--kill-at-request`th request the servers hear) instead of a server
+stopped: every row exactly once, none failed, rows identical, `validate` passes and the store's audit chain
+verifies (every cached answer audited).
 """
 
 from __future__ import annotations
@@ -28,15 +35,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import os
+import signal
+
 from arborist.corpus.documents import corpus_digest
 from arborist.corpus.loaders import load_documents
+from arborist.corpus.store import open_store
+from arborist.governance.audit import verify_chain
 from arborist.lab.checks import validate_run
+from arborist.lab.executors import Executor
 from arborist.lab.report import load_rows
-from arborist.lab.runner import RunRequest, execute, plan_run
+from arborist.lab.runner import RunRequest, execute, plan_run, store_path
 from arborist.models.fleet import ServerFleet
+from arborist.models.registry import ProviderRecipe
+from arborist.policy.answer import AnswerPolicy
 from fault_server import FaultServer
 
-VOLATILE = {"run_id", "record_id", "produced_by_run", "timings", "provider_timings", "server", "trace"}
+VOLATILE = {"run_id", "record_id", "produced_by_run", "timings", "provider_timings", "server", "worker", "trace"}
 
 
 def write_inputs(work: Path, n: int) -> tuple[Path, Path]:
@@ -63,11 +78,75 @@ def reply_for(body: Any) -> str:
                        "abstained_requests": []})
 
 
-def run(work: Path, name: str, inputs: tuple[Path, Path], fleet: ServerFleet, workers: int) -> tuple[Path, float, Any]:
+def run(work: Path, name: str, inputs: tuple[Path, Path], fleet: ServerFleet, workers: int,
+        executor: Executor | None = None) -> tuple[Path, float, Any]:
     req = RunRequest(run_root=work / name, corpus=inputs[0], evaluation=inputs[1], cache_directory=work / name / "cache",
                      policy_values={"routes": "bm25,title"}, generation_workers=workers)
-    outcome = execute(plan_run(req, fleet), fleet)
+    outcome = execute(plan_run(req, fleet), fleet, executor=executor)
     return outcome.run_dir, outcome.answering_seconds, outcome.status
+
+
+def audited(work: Path, name: str, run_dir: Path) -> bool:
+    """The audit chain of the run's store verifies: every answer written (cached) has its event."""
+    cfg = json.loads((run_dir / "config.json").read_text())
+    policy = AnswerPolicy.model_validate(cfg["arms"][0]["policy"])
+    with open_store(store_path(work / name / "cache", cfg["corpus_digest"], policy.chunking)) as store:
+        return verify_chain(store.db).ok
+
+
+def ray_section(args: argparse.Namespace, work: Path, inputs: tuple[Path, Path], servers: list[FaultServer],
+                baseline: list[dict[str, Any]], sizes: list[int]) -> None:
+    import ray
+
+    from arborist.lab.ray_executor import RayExecutor
+    from ray_workers import ray_workers_of_this_process
+
+    t0 = time.monotonic()
+    ray.init(address="local", num_cpus=args.ray_cpus, include_dashboard=False, log_to_driver=False)
+    print(f"local Ray cluster, {args.ray_cpus} CPUs (one task each), started in {time.monotonic() - t0:.1f} s")
+    try:
+        print("| K servers | Ray tasks in flight | answering s | ideal s | ratio | rows identical | rows by worker |")
+        print("|---|---|---|---|---|---|---|")
+        for k in sizes:
+            urls = [s.base_url for s in servers[:k]]
+            fleet = ServerFleet("m", urls, per_server=args.per_server)
+            executor = RayExecutor(ProviderRecipe("m", servers=tuple(urls), per_server=args.per_server))
+            run_dir, secs, status = run(work, f"ray-{k}", inputs, fleet, fleet.capacity, executor)
+            in_flight = min(fleet.capacity, args.ray_cpus)
+            ideal = args.questions * args.latency / in_flight
+            print(f"| {k} | {in_flight} | {secs:.2f} | {ideal:.2f} | {secs / ideal:.3f} | "
+                  f"{stable_rows(run_dir) == baseline} | {sorted(status.rows_by_worker.values())} |")
+        k = max(sizes)
+        urls = [s.base_url for s in servers[:k]]
+        killed: list[int] = []
+        heard = [0]
+
+        def kill_a_worker() -> None:
+            heard[0] += 1
+            if heard[0] == args.kill_at_request and not killed:
+                victims = ray_workers_of_this_process()
+                if victims:
+                    killed.append(victims[0])
+                    os.kill(victims[0], signal.SIGKILL)
+
+        for s in servers:
+            s.on_request = kill_a_worker
+        fleet = ServerFleet("m", urls, per_server=args.per_server)
+        executor = RayExecutor(ProviderRecipe("m", servers=tuple(urls), per_server=args.per_server))
+        run_dir, secs, status = run(work, "ray-killed", inputs, fleet, fleet.capacity, executor)
+        for s in servers:
+            s.on_request = None
+        rows = load_rows(run_dir)[0]
+        keys = [r.key for r in rows]
+        failed = [r for r in rows if r.contract.reason == "PROVIDER_ERROR"]
+        checks = validate_run(run_dir)
+        print(f"\none Ray worker SIGKILLed at request {args.kill_at_request} (pid {killed or 'none found'}): "
+              f"{len(rows)} rows, {len(set(keys))} distinct, {len(failed)} failed, rows by worker "
+              f"{status.rows_by_worker}, rows identical to in-process: {stable_rows(run_dir) == baseline}, "
+              f"validate: {'pass' if all(c.ok for c in checks) else [c.name for c in checks if not c.ok]}, "
+              f"audit chain verifies: {audited(work, 'ray-killed', run_dir)}, {secs:.2f} s answering")
+    finally:
+        ray.shutdown()
 
 
 def stable_rows(run_dir: Path) -> list[dict[str, Any]]:
@@ -82,6 +161,9 @@ def main() -> None:
     ap.add_argument("--fleets", default="1,2,4")
     ap.add_argument("--kill-after", type=float, default=2.0)
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--executor", choices=("inprocess", "ray"), default="inprocess")
+    ap.add_argument("--ray-cpus", type=int, default=2)
+    ap.add_argument("--kill-at-request", type=int, default=10)
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="arborist-fleet-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -93,6 +175,10 @@ def main() -> None:
         baseline = stable_rows(base_dir)
         print(f"sequential (1 server, 1 worker): {base_s:.2f} s answering, {len(baseline)} rows "
               f"(ideal {args.questions * args.latency:.1f} s)")
+        if args.executor == "ray":
+            ray_section(args, work, inputs, servers, baseline, sizes)
+            print(f"\nwork directory: {work}")
+            return
         print("| K servers | workers | answering s | ideal s | ratio | rows identical | rows by server |")
         print("|---|---|---|---|---|---|---|")
         for k in sizes:

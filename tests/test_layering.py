@@ -129,3 +129,23 @@ def test_no_verifier_module_is_over_a_thousand_lines() -> None:
     long = {p.name: n for p in sorted((SRC / "verify").rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_VERIFY_MODULE_LINES}
     assert not long, f"modules of arborist.verify over {MAX_VERIFY_MODULE_LINES} lines: {long}"
+
+
+def modules_importing(top: str, src: Path = SRC) -> list[str]:
+    """Modules with an import of the third-party package `top` anywhere in them (function-level ones too)."""
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            if any(n == top or n.startswith(top + ".") for n in names):
+                found.append(str(path.relative_to(src)))
+                break
+    return found
+
+
+def test_only_the_ray_executor_imports_ray() -> None:
+    """Ray is an optional extra: one module imports it, and only the CLI imports that module, when asked to."""
+    assert modules_importing("ray") == ["lab/ray_executor.py"]
+    lazy = [str(p.relative_to(SRC)) for p in SRC.rglob("*.py") if "lab.ray_executor import" in p.read_text()]
+    assert lazy == ["cli/lab_cmd.py"]

@@ -228,14 +228,59 @@ def _served(
 
 @dataclass
 class Job:
-    """One governed answer, looked up: `produce` makes it when the cache did not serve it, reading no store."""
+    """One governed answer, looked up: `work(provider)` makes it when the cache did not serve it, reading no
+    store. `work` is picklable (it holds values, not the provider), so another process can do it with a
+    provider of its own (the lab's Ray executor)."""
 
     pending: Pending
-    produce: Callable[[], AnswerRecord]
+    work: Callable[[Provider], AnswerRecord]
+    provider: Provider
 
     @property
     def served(self) -> bool:
         return self.pending.record is not None
+
+    def produce(self) -> AnswerRecord:
+        return self.work(self.provider)
+
+
+@dataclass(frozen=True)
+class RetrievedWork:
+    """Every boundary after retrieval for one ranked list and sample (`answer_retrieved`)."""
+
+    question: str
+    result: SearchResult
+    retrieve_s: float
+    policy: AnswerPolicy
+    corpus_digest: str
+    sample_index: int
+
+    def __call__(self, provider: Provider) -> AnswerRecord:
+        return answer_retrieved(self.question, self.result, self.retrieve_s, self.policy, provider,
+                                self.corpus_digest, self.sample_index)
+
+
+@dataclass(frozen=True)
+class AdmittedWork:
+    """Generation from a fixed admitted evidence list under a treatment (`answer_from_admitted`)."""
+
+    question: str
+    admission: Admission
+    policy: AnswerPolicy
+    corpus_digest: str
+    treatment: str
+    sample_index: int
+    run_id: str | None
+    ranked: SearchResult | None
+
+    def __call__(self, provider: Provider) -> AnswerRecord:
+        timings: dict[str, float] = {}
+        record = answer_from_admitted(
+            self.question, self.admission, self.policy, provider, self.corpus_digest, timings,
+            treatment=self.treatment, sample_index=self.sample_index, run_id=self.run_id, ranked=self.ranked,
+        )
+        record.timings["total"] = round(sum(timings.values()), 6)
+        return record
 
 
 def run_job(store: CorpusStore, job: Job) -> AnswerRecord:
@@ -255,9 +300,8 @@ def query_job(
     pending = look_up(store, question, policy,
                       lambda ids: {c.chunk_id: (c.title, c.text) for c in store.chunks_by_id(ids).values()},
                       verifier, burn=burn, sample_index=sample_index, run_id=run_id)
-    digest = store.digest()
     result, seconds = ranked
-    return Job(pending, lambda: answer_retrieved(question, result, seconds, policy, provider, digest, sample_index))
+    return Job(pending, RetrievedWork(question, result, seconds, policy, store.digest(), sample_index), provider)
 
 
 def query(
@@ -285,17 +329,7 @@ def admitted_job(
     """
     if treatment == NO_TREATMENT:
         raise InputError("a fixed admitted evidence list needs a treatment name (what was done to it)")
-    digest = store.digest()
-
-    def produce() -> AnswerRecord:
-        timings: dict[str, float] = {}
-        record = answer_from_admitted(
-            question, admission, policy, provider, digest, timings,
-            treatment=treatment, sample_index=sample_index, run_id=run_id,
-            ranked=ranked,
-        )
-        record.timings["total"] = round(sum(timings.values()), 6)
-        return record
+    work = AdmittedWork(question, admission, policy, store.digest(), treatment, sample_index, run_id, ranked)
 
     # The key names the evidence itself too: two treatments of one name over
     # different admitted lists (another question's plant, another withheld id) never share a slot.
@@ -303,7 +337,7 @@ def admitted_job(
     admitted = {c.chunk_id: (c.title, c.text) for c in admission.admitted}
     pending = look_up(store, question, policy, lambda _ids: admitted, verifier, burn=burn,
                       sample_index=sample_index, path="admitted", treatment=f"{treatment}@{evidence}", run_id=run_id)
-    return Job(pending, produce)
+    return Job(pending, work, provider)
 
 
 def answer_admitted(

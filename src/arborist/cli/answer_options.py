@@ -7,6 +7,7 @@ verifier and model registry this module brings in); `policy_option` and `routes_
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,9 +23,10 @@ from arborist.governance.options import (
     policy_from_options,
 )
 from arborist.models.base import Provider
+from arborist.models.fleet import DEFAULT_PER_SERVER, fleet_urls
 from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
-from arborist.models.registry import make_provider
+from arborist.models.registry import ProviderRecipe, make_provider
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.verify import VerifierPolicy
@@ -32,6 +34,18 @@ from arborist.verify.judge import ENTAILMENT_KINDS, JudgeSpec
 
 __all__ = ["policy_option", "routes_option"]  # re-exported from policy_options
 
+# A fleet of OpenAI-compatible servers serving one model (models.fleet). Not among MODEL_OPTION_NAMES: which
+# servers answered never changes a row (a fleet's model id is the model's), so a continued run may use others.
+FLEET_OPTIONS = [
+    click.option("--server", "servers", multiple=True, metavar="URL",
+                 help="An OpenAI-compatible server of a fleet, e.g. http://gpu-1:8000/v1 (repeatable): calls "
+                 "spread over the servers, a failed call moves to another; --model names the model they serve."),
+    click.option("--servers-file", type=click.Path(path_type=Path, dir_okay=False),
+                 help="A file of fleet servers: one base URL a line, # comments (added to any --server)."),
+    click.option("--per-server", type=click.IntRange(1, 1024), default=DEFAULT_PER_SERVER, show_default=True,
+                 help="Requests in flight on each fleet server."),
+]
+FLEET_OPTION_NAMES = ("servers", "servers_file", "per_server")
 MODEL_OPTIONS = [
     click.option("-m", "--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
@@ -39,6 +53,7 @@ MODEL_OPTIONS = [
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
     click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Deadline in seconds for each HTTP request (connect, headers and body)."),
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
+    *FLEET_OPTIONS,
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
 # The missed-answer guard's knob (its own answerability policy and hash): toggling it re-audits a cached answer,
@@ -91,11 +106,17 @@ def run_options(fn: F) -> F:
                               *ENTAILMENT_OPTIONS, _BURN])
 
 
-def make_provider_from(opts: dict[str, Any]) -> Provider:
-    return make_provider(
-        opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
-        timeout=opts["timeout"], retries=opts["retries"],
-    )
+def recipe_from(opts: dict[str, Any], model: str | None = None) -> ProviderRecipe:
+    """The provider the model options describe, as a value (`model` replaces --model: a judge's own model on
+    the same server or fleet). Bad URLs and servers files are refused here."""
+    return ProviderRecipe(model or opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
+                          timeout=opts["timeout"], retries=opts["retries"],
+                          servers=tuple(fleet_urls(opts["servers"], opts["servers_file"])),
+                          per_server=opts["per_server"])
+
+
+def make_provider_from(opts: dict[str, Any], model: str | None = None) -> Provider:
+    return make_provider(**recipe_from(opts, model).arguments())
 
 
 def provider_and_policy(opts: dict[str, Any], chunking: ChunkingSettings | None) -> tuple[Provider, AnswerPolicy]:
@@ -109,7 +130,7 @@ def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "answerability_threshold",
+    return pop_options(kwargs, (*MODEL_OPTION_NAMES, *FLEET_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "answerability_threshold",
                                 *ENTAILMENT_OPTION_NAMES, "burn", "sample_index"))
 
 

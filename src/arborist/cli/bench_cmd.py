@@ -16,6 +16,7 @@ from arborist.cli.lab_options import (
     limit_option,
     question_ids_option,
     samples_option,
+    workers_for,
     workers_option,
 )
 from arborist.cli.options import db_option, json_option, out_option, print_json
@@ -53,7 +54,7 @@ def _answering_options(fn: F) -> F:
 @json_option
 @_answering_options
 def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, samples: int, limit: int | None,
-                question_ids: Path | None, quantifier: str | None, generation_workers: int, floor: float,
+                question_ids: Path | None, quantifier: str | None, generation_workers: int | None, floor: float,
                 cache_directory: Path | None, out: Path, as_json: bool, **kwargs: Any) -> None:
     """Answer the same questions under each layout (n samples each) and compare their verifier labels.
 
@@ -74,7 +75,8 @@ def layouts_cmd(db: Path, evaluation: Path, section: str | None, layouts: str, s
                       timeout=kwargs["timeout"], retries=kwargs["retries"], provider=provider.name,
                       model_id=f"{provider.name}:{provider.model_id}")
     base = RunRequest(run_root=None, question_ids=question_ids, limit=limit, policy_values=policy_values,
-                      samples=samples, model=model, generation_workers=generation_workers, cache_directory=cache_directory)
+                      samples=samples, model=model,
+                      generation_workers=workers_for(generation_workers, provider), cache_directory=cache_directory)
     classes = [c.strip().upper() for c in quantifier.split(",") if c.strip()] if quantifier else []
     with Reporter() as progress:
         result = run_layout_bench(db, evaluation, names, base, provider, out, classes, section, floor, progress)

@@ -3,10 +3,11 @@ arborist.lab)."""
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -18,6 +19,7 @@ from arborist.cli.answer_options import (
     MODEL_OPTION_NAMES,
     apply_options,
     make_provider_from,
+    recipe_from,
     run_options,
     verifier_from,
 )
@@ -26,11 +28,13 @@ from arborist.cli.lab_options import (
     continue_option,
     corpus_option,
     evaluation_option,
+    executor_options,
     floor_option,
     limit_option,
     metric_option,
     question_ids_option,
     samples_option,
+    workers_for,
     workers_option,
 )
 from arborist.cli.options import json_option, out_option, print_json
@@ -41,6 +45,7 @@ from arborist.lab.checks import list_runs, run_state, validate_run
 from arborist.lab.compare import compare_runs
 from arborist.lab.compare import render as render_comparison
 from arborist.lab.config import JudgeSpec, ModelSpec
+from arborist.lab.executors import Executor, InProcess
 from arborist.lab.judge import Judge
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -57,7 +62,7 @@ from arborist.lab.sweep import (
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
 from arborist.models.openai_compat import redact_url
-from arborist.models.registry import make_provider
+from arborist.models.registry import ProviderRecipe
 from arborist.progress import Reporter
 from arborist.prompting.modes import prompt_names
 
@@ -117,6 +122,7 @@ def run_request_options(fn: F) -> F:
                      help="At most N judge calls per run (later rows: budget_exhausted)."),
         samples_option,
         workers_option,
+        *executor_options,
         click.option("--generation-budget", type=click.IntRange(0),
                      help="At most N provider calls (a sweep's across its cells); the run then stops with status "
                      "budget_exhausted (exit 5)."),
@@ -126,8 +132,8 @@ def run_request_options(fn: F) -> F:
 
 
 def request_from_options(opts: dict[str, Any], continue_from: Path | None = None,
-                         model: ModelSpec | None = None) -> tuple[RunRequest, Provider]:
-    """The run request and provider the options of run_request_options describe.
+                         model: ModelSpec | None = None) -> tuple[RunRequest, Provider, Executor]:
+    """The run request, provider and executor the options of run_request_options describe.
 
     `model` (a continued run's or sweep's own) replaces the model options.
     """
@@ -136,6 +142,9 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
         o.update(model=model.model, base_url=model.base_url, api_key_env=model.api_key_env,
                  timeout=model.timeout or o["timeout"],
                  retries=model.retries if model.retries is not None else o["retries"])
+        if model.servers and not o["servers"] and o["servers_file"] is None:  # the fleet it ran on, unless told
+            o.update(servers=tuple(model.servers), per_server=model.per_server or o["per_server"])
+    executor = _executor(o, recipe_from(o))  # refused before any model is loaded
     provider = make_provider_from(o)
     if model is None:
         # A password in the URL is never written into a run directory (config.json is shared and hashed).
@@ -149,11 +158,24 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
         limit=o["limit"], arms=tuple(a.strip() for a in arms.split(",") if a.strip()) if arms else (),
         policy_values={n: o[n] for n in OPTIONS_BY_NAME}, verifier=verifier_from(o),
         prompt=o["prompt"], samples=o["samples"], model=model,
-        generation_workers=o["generation_workers"], generation_budget=o["generation_budget"],
+        generation_workers=workers_for(o["generation_workers"], provider), generation_budget=o["generation_budget"],
         cache_directory=o["cache_directory"], burn=o["burn"], continue_from=continue_from,
         treatments=tuple(treatment_names(o["evidence_order"], o["withhold_relevant"], o["plant_falsehood"])),
     )
-    return request, provider
+    return request, provider, executor
+
+
+def _executor(opts: dict[str, Any], recipe: ProviderRecipe) -> Executor:
+    """--executor and --ray-address: Ray is imported only when asked for."""
+    if opts["executor"] != "ray":
+        if opts["ray_address"]:
+            raise InputError("--ray-address needs --executor ray")
+        return InProcess()
+    if importlib.util.find_spec("ray") is None:
+        raise InputError("--executor ray needs the ray package: pip install 'arborist[ray]'")
+    from arborist.lab.ray_executor import RayExecutor
+
+    return RayExecutor(recipe, address=opts["ray_address"])
 
 
 def _given(ctx: click.Context, names: tuple[str, ...]) -> list[str]:
@@ -183,10 +205,7 @@ def _judge(opts: dict[str, Any], provider: Provider, cache_directory: str) -> Ju
         return None
 
     def make(name: str | None) -> Provider:
-        if name is None:
-            return provider
-        return make_provider(name, base_url=opts["base_url"], api_key_env=opts["api_key_env"],
-                             timeout=opts["timeout"], retries=opts["retries"])
+        return provider if name is None else make_provider_from(opts, name)
 
     statements, verdicts = make(opts["judge_statements_model"]), make(opts["judge_verdicts_model"])
     spec = JudgeSpec(statements_model_id=f"{statements.name}:{statements.model_id}",
@@ -224,11 +243,11 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
         model = rundir.load_config(continue_from).model
     elif kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
         raise InputError("give --corpus FILE, --evaluation FILE and --out DIR (or --continue-from RUN_DIR)")
-    request, provider = request_from_options(kwargs, continue_from, model)
+    request, provider, executor = request_from_options(kwargs, continue_from, model)
     plan = plan_run(request, provider)
     judge = _judge(kwargs, provider, plan.config.cache_directory)
-    with _sigterm_interrupts(), Reporter() as progress:
-        outcome = execute(plan, provider, progress, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress, closing(executor):
+        outcome = execute(plan, provider, progress, judge=judge, executor=executor)
     status = outcome.status
     run_dir = outcome.run_dir.resolve()
     if as_json:
@@ -279,8 +298,9 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
             raise InputError(f"--continue-from continues the sweep with its own settings; drop {', '.join(given)}")
         record = load_sweep(continue_from)
         model = ModelSpec.model_validate(record.request.get("model") or {})
-        _, provider = request_from_options(kwargs, model=model)
-        plan = plan_continue(continue_from, provider, generation_workers=kwargs["generation_workers"],
+        _, provider, executor = request_from_options(kwargs, model=model)
+        plan = plan_continue(continue_from, provider,
+                             generation_workers=workers_for(kwargs["generation_workers"], provider),
                              generation_budget=kwargs["generation_budget"], burn=kwargs["burn"])
     else:
         if family is None:
@@ -291,7 +311,7 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
             raise InputError(f"the sweep sets {', '.join(given)} per cell from --family {fam.name}; drop {', '.join(given)}")
         if kwargs["corpus"] is None or kwargs["evaluation"] is None or kwargs["run_root"] is None:
             raise InputError("give --corpus FILE, --evaluation FILE and --out DIR (or --continue-from SWEEP_DIR)")
-        request, provider = request_from_options(kwargs)
+        request, provider, executor = request_from_options(kwargs)
         plan = plan_sweep(request, family, provider)
     cells = len(plan.record.cells)
 
@@ -300,8 +320,8 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
 
     caches = [p.config.cache_directory for p in plan.plans if p is not None]
     judge = _judge(kwargs, provider, caches[0]) if caches else None
-    with _sigterm_interrupts(), Reporter() as progress:
-        outcome = execute_sweep(plan, provider, progress, announce, judge=judge)
+    with _sigterm_interrupts(), Reporter() as progress, closing(executor):
+        outcome = execute_sweep(plan, provider, progress, announce, judge=judge, executor=executor)
     record = outcome.record
     sweep_dir = outcome.sweep_dir.resolve()  # every path printed is absolute: pasted into `compare` from anywhere
     run_dirs = {c.value: str(sweep_dir / c.run_dir) if c.run_dir else None for c in record.cells}
@@ -389,6 +409,10 @@ def status_command(run_dir: Path, as_json: bool) -> None:
     click.echo(f"rows {st.rows_done}/{st.rows_total} · reused {st.rows_reused} · failed {st.rows_failed} · "
                f"provider calls {st.provider_calls} · cache hits {st.cache_hits} · judge failed {st.judge_failed}")
     click.echo(f"started {st.started_at}" + (f" · ended {st.ended_at}" if st.ended_at else ""))
+    if st.rows_by_server:
+        click.echo("rows by server: " + " · ".join(f"{k} {v}" for k, v in sorted(st.rows_by_server.items())))
+    if st.rows_by_worker:
+        click.echo("rows by worker: " + " · ".join(f"{k} {v}" for k, v in sorted(st.rows_by_worker.items())))
     if st.message:
         click.echo(f"message: {st.message}")
     if st.continue_command:

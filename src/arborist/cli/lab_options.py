@@ -10,7 +10,10 @@ import click
 
 from arborist.cli.options import F
 from arborist.lab.compare import DEFAULT_FLOOR
+from arborist.lab.executors import EXECUTOR_KINDS
 from arborist.lab.metrics.headline import COMPARABLE
+from arborist.models.base import Provider
+from arborist.models.fleet import ServerFleet
 
 
 def evaluation_option(dest: str = "evaluation", required: bool = False) -> Callable[[F], F]:
@@ -30,8 +33,23 @@ samples_option = click.option(
     "--samples", default=1, show_default=True, type=click.IntRange(1, 100),
     help="Answers per question (more than 1 needs --temperature above 0); the samples share one prompt.")
 workers_option = click.option(
-    "--generation-workers", default=1, show_default=True, type=click.IntRange(1, 64),
-    help="Parallel provider calls (a local model serves one call at a time; use it for servers).")
+    "--generation-workers", type=click.IntRange(1, 256),
+    help="Provider calls in flight, over all servers (default 1; with --server, the fleet's capacity: servers x "
+    "--per-server). A local model serves one call at a time.")
+
+
+def workers_for(given: int | None, provider: Provider) -> int:
+    """--generation-workers as given, else what keeps every server busy (a fleet) or 1 (one model)."""
+    if given is not None:
+        return given
+    return provider.capacity if isinstance(provider, ServerFleet) else 1
+executor_options = [
+    click.option("--executor", type=click.Choice(EXECUTOR_KINDS), default="inprocess", show_default=True,
+                 help="Where answers are generated and verified: threads of this process, or Ray tasks (the "
+                 "`ray` extra); retrieval, the cache, the audit log and the rows stay here either way."),
+    click.option("--ray-address", metavar="ADDR",
+                 help="With --executor ray: the cluster to join, e.g. 10.0.0.5:6379 (default: start a local one)."),
+]
 cache_directory_option = click.option(
     "--cache-directory", type=click.Path(path_type=Path, file_okay=False),
     help="Where indexes and the answer cache live (default $ARBORIST_CACHE/lab).")

@@ -161,6 +161,8 @@ class RunState(BaseModel):
     provider_calls: int
     cache_hits: int
     judge_failed: int
+    rows_by_server: dict[str, int] = Field(default_factory=dict, description="status.json's rows by fleet server")
+    rows_by_worker: dict[str, int] = Field(default_factory=dict, description="status.json's rows by Ray worker")
     exit_code: int | None
     message: str
     pid: int
@@ -178,7 +180,7 @@ def run_state(run_dir: Path) -> RunState:
         run_dir=str(run_dir.resolve()), state=state, recorded_state=status.state, rows_done=_rows_on_disk(run_dir),
         rows_total=cfg.rows_total, rows_reused=status.rows_reused, rows_failed=status.rows_failed,
         provider_calls=status.provider_calls, cache_hits=status.cache_hits, judge_failed=status.judge_failed,
-        exit_code=status.exit_code, message=status.message, pid=status.pid, started_at=status.started_at,
+        rows_by_server=status.rows_by_server, rows_by_worker=status.rows_by_worker, exit_code=status.exit_code, message=status.message, pid=status.pid, started_at=status.started_at,
         ended_at=status.ended_at, continue_command=runfiles.continue_command(run_dir) if unfinished else None,
     )
 

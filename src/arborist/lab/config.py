@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from arborist import __version__
+from arborist.lab.executors import ExecutorSpec
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.canonical import tagged_digest
 from arborist.verify import VerifierPolicy
@@ -90,6 +91,8 @@ class RunConfig(BaseModel):
     verifier_policy: VerifierPolicy
     verifier_policy_hash: str
     generation_workers: int = Field(ge=1)
+    executor: ExecutorSpec = Field(default_factory=ExecutorSpec, description="where answers were generated and "
+                                   "verified (lab.executors); runs made before it was recorded: in process")
     generation_budget: int | None
     cache_directory: str
     burn: bool

@@ -114,6 +114,8 @@ class Row(BaseModel):
     model_id: str
     server: str | None = Field(default=None, description="the server that answered (a fleet member); None for an "
                                "in-process model and in rows written before it was recorded")
+    worker: str | None = Field(default=None, description="the executor's worker that generated and verified the "
+                               "answer (a Ray worker: node id and pid); None in process and for cached rows")
     mode: str
     governance_policy_hash: str
     prompt_sha256: str

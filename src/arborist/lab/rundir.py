@@ -62,6 +62,8 @@ class Status(BaseModel):
                               "unusable reply)")
     rows_by_server: dict[str, int] = Field(default_factory=dict, description="rows answered by a provider call, "
                                            "by the server that answered (a fleet's members)")
+    rows_by_worker: dict[str, int] = Field(default_factory=dict, description="rows answered by a provider call, "
+                                           "by the executor's worker that made it (Ray: node id and pid)")
     message: str = ""
     pid: int = Field(default_factory=os.getpid)
 

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +29,7 @@ from uuid import uuid4
 
 from arborist import embedding, engine
 from arborist.answer.pipeline import ranked_chunks, retrieve, retrieve_and_admit
-from arborist.answer.record import NO_TREATMENT, AnswerRecord
+from arborist.answer.record import NO_TREATMENT
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.loaders import load_documents
@@ -45,6 +45,7 @@ from arborist.governance.options import policy_from_options
 from arborist.ingest import embed_missing
 from arborist.lab import rundir, treatments
 from arborist.lab.config import Arm, JudgeSpec, ModelSpec, RunConfig, git_revision, output_digest
+from arborist.lab.executors import Executor, InProcess, Produced, produce_here
 from arborist.lab.judge import Judge, run_judge
 from arborist.lab.replay import CompletionStore, ReplayingProvider
 from arborist.lab.report import load_rows, write_summaries
@@ -110,13 +111,17 @@ class BudgetedProvider:
         self.calls = 0
         self._lock = threading.Lock()
 
-    def complete(
-        self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None = None
-    ) -> Completion:
+    def count(self) -> None:
+        """One more call, or BudgetExhausted before it is made."""
         with self._lock:
             if self.budget is not None and self.calls >= self.budget:
                 raise BudgetExhausted(f"the generation budget of {self.budget} provider calls is used up")
             self.calls += 1
+
+    def complete(
+        self, messages: list[Message], settings: GenerationSettings, json_schema: dict[str, Any] | None = None
+    ) -> Completion:
+        self.count()
         return self.inner.complete(messages, settings, json_schema)
 
 
@@ -391,15 +396,17 @@ class _Counters:
 def execute(
     plan: Plan, provider: Provider, progress: Reporter | None = None,
     started: Callable[[Path], None] | None = None, judge: Judge | None = None,
+    executor: Executor | None = None,
 ) -> Outcome:
     """Prepare the stores, create the run directory (`started` hears of it at once), answer, summarise;
-    with `judge`, judge the rows of a complete run (see `lab.judge`)."""
+    with `judge`, judge the rows of a complete run (see `lab.judge`). `executor` generates and verifies
+    (default: threads of this process, `generation_workers` of them); the caller closes it."""
     if judge is not None:
         plan.config = plan.config.model_copy(update={"judge": judge.spec})
     cfg = plan.config
     replays = CompletionStore(Path(cfg.cache_directory))  # a broken cache file stops the run before it starts
     try:
-        outcome = _execute(plan, provider, replays, progress, started, judge)
+        outcome = _execute(plan, provider, replays, progress, started, judge, executor or InProcess())
     finally:
         replays.close()
     return outcome
@@ -407,13 +414,14 @@ def execute(
 
 def _execute(
     plan: Plan, provider: Provider, replays: CompletionStore, progress: Reporter | None,
-    started: Callable[[Path], None] | None, judge: Judge | None,
+    started: Callable[[Path], None] | None, judge: Judge | None, executor: Executor,
 ) -> Outcome:
-    cfg = plan.config
-    chunkings = {a.policy.chunking for a in cfg.arms}
-    dense = any("dense" in a.policy.search.routes for a in cfg.arms)
+    chunkings = {a.policy.chunking for a in plan.config.arms}
+    dense = any("dense" in a.policy.search.routes for a in plan.config.arms)
     t0 = time.monotonic()
     stores = {c: prepare_store(plan, c, dense, progress) for c in chunkings}
+    plan.config = plan.config.model_copy(update={"executor": executor.start(plan.config.generation_workers)})
+    cfg = plan.config
     t1 = time.monotonic()
     # absolute, so every message that names it (--continue-from ...) works from any directory
     run_dir = rundir.create_run_dir(plan.run_root.resolve(), datetime.fromisoformat(cfg.created_at),
@@ -431,6 +439,7 @@ def _execute(
     writer = RowWriter(run_dir / rundir.ROWS)
     counters = _Counters()
     last_status = [0.0]
+    written: set[tuple[str, str, int]] = set()
 
     def flush_status(final: bool = False) -> None:
         now = time.monotonic()
@@ -444,6 +453,9 @@ def _execute(
 
     def emit(row: Row) -> None:
         with counters.lock:
+            if row.key in written:  # never twice, whatever an executor delivers more than once
+                return
+            written.add(row.key)
             writer.write(row.model_dump(mode="json"))
             counters.done += 1
             counters.calls += row.source == "provider"
@@ -452,6 +464,8 @@ def _execute(
             counters.reused += row.source == "reused"
             if row.source == "provider" and row.server is not None:
                 status.rows_by_server[row.server] = status.rows_by_server.get(row.server, 0) + 1
+            if row.source == "provider" and row.worker is not None:
+                status.rows_by_worker[row.worker] = status.rows_by_worker.get(row.worker, 0) + 1
             flush_status()
         if rows_phase is not None:
             rows_phase.advance(note=f"cache hits {counters.hits} · calls {counters.calls} · failed {counters.failed}")
@@ -505,18 +519,19 @@ def _execute(
                                                 run_id=cfg.run_id, ranked=result))
         return _Prepared(item, jobs, part)
 
-    def write(prepared: _Prepared, produced: list[AnswerRecord | None], store: CorpusStore) -> None:
+    def write(prepared: _Prepared, produced: Produced, store: CorpusStore) -> None:
         """The driver's part after generation: cache row, audit event and row, in plan order."""
         item = prepared.item
-        for sample, job, fresh in zip(item.samples, prepared.jobs, produced, strict=True):
+        for sample, job, (fresh, worker) in zip(item.samples, prepared.jobs, produced, strict=True):
             record = job.pending.record if fresh is None else fresh
             if record is None:
                 return  # stopped before this sample was asked
             record = engine.settle(store, job.pending, record)
-            if record.cache_hit:
+            if record.cache_hit or executor.remote:  # a remote worker replays nothing: keep what it heard here
                 replays.remember(record)
-            emit(build_row(item.question, item.arm.name, sample, record, doc_sources[item.arm.policy.chunking],
-                           cfg.run_id, treatment=prepared.treatment))
+            row = build_row(item.question, item.arm.name, sample, record, doc_sources[item.arm.policy.chunking],
+                            cfg.run_id, treatment=prepared.treatment)
+            emit(row if worker is None else row.model_copy(update={"worker": worker}))
 
     state: State = "complete"
     message = ""
@@ -524,7 +539,7 @@ def _execute(
         for chunking, path in stores.items():
             mine = [i for i in items if i.arm.policy.chunking == chunking]
             with open_store(path) as store:
-                _drive(mine, store, prepare, write, cfg.generation_workers, stop)
+                _drive(mine, store, prepare, write, executor, cfg.generation_workers, budgeted, stop)
     except BudgetExhausted as exc:
         state, message = "budget_exhausted", f"{exc}; continue with --continue-from {run_dir}"
     except KeyboardInterrupt:
@@ -536,6 +551,7 @@ def _execute(
         raise
     finally:
         stop.set()
+        executor.finish(cancel=state != "complete")
         writer.close()
         if rows_phase is not None:
             rows_phase.close()
@@ -592,62 +608,52 @@ class _Prepared:
     treatment: treatments.TreatmentPart | None
 
 
-def _produce(prepared: _Prepared, stop: threading.Event) -> list[AnswerRecord | None]:
-    """Generation and verification of an item's samples not served from cache, one after another: touches no
-    store. A question's samples stay together so a model reuses the evaluated prompt (llama.cpp keeps the KV
-    state of a matching prefix; a server fleet sends one question's samples to one server)."""
-    out: list[AnswerRecord | None] = []
-    for job in prepared.jobs:
-        if stop.is_set():
-            out.extend([None] * (len(prepared.jobs) - len(out)))
-            break
-        out.append(None if job.served else engine.produce_verified(job.pending, job.produce))
-    return out
-
-
 def _drive(
     items: list[_Item], store: CorpusStore, prepare: Callable[[_Item, CorpusStore], _Prepared],
-    write: Callable[[_Prepared, list[AnswerRecord | None], CorpusStore], None], workers: int,
-    stop: threading.Event,
+    write: Callable[[_Prepared, Produced, CorpusStore], None], executor: Executor, workers: int,
+    budget: BudgetedProvider, stop: threading.Event,
 ) -> None:
     """The driver: it alone reads and writes the store (retrieval, cache, audit) and writes rows, in plan order.
 
-    With one worker everything runs inline (Ctrl-C interrupts the call in progress). With more, up to
-    `workers` items are generated at once in a thread pool while the driver keeps a window of items looked
-    up ahead and writes each as soon as every item before it is written: the rows, the audit chain and
-    the cache come out as a one-worker run writes them.
+    With one in-process worker everything runs inline (Ctrl-C interrupts the call in progress). Otherwise up
+    to `workers` items are generated at once by the executor while the driver keeps a window of items
+    looked up ahead and writes each as soon as every item before it is written: the rows, the audit chain and
+    the cache come out as a one-worker run writes them. A remote executor's calls are counted against the
+    generation budget here, before an item is sent (its provider is not this process's).
     """
-    if workers == 1:
+    if isinstance(executor, InProcess) and executor.inline:
         for item in items:
             if stop.is_set():
                 return
             prepared = prepare(item, store)
-            write(prepared, _produce(prepared, stop), store)
+            write(prepared, produce_here(prepared.jobs, stop), store)
         return
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arborist-gen")
-    window: deque[tuple[_Prepared, Future[list[AnswerRecord | None]]]] = deque()
+    window: deque[tuple[_Prepared, Future[Produced]]] = deque()
     pending = iter(items)
-    try:
-        while True:
-            while len(window) < WINDOW_PER_WORKER * workers and not stop.is_set():
-                upcoming = next(pending, None)
-                if upcoming is None:
-                    break
-                prepared = prepare(upcoming, store)
-                window.append((prepared, pool.submit(_produce, prepared, stop)))
-            if not window:
+    spent = False
+    while True:
+        while len(window) < WINDOW_PER_WORKER * workers and not stop.is_set() and not spent:
+            upcoming = next(pending, None)
+            if upcoming is None:
                 break
-            prepared, future = window[0]
-            while True:
-                try:
-                    produced = future.result(timeout=0.5)  # a short wait keeps Ctrl-C prompt
-                    break
-                except TimeoutError:
-                    continue
-            window.popleft()
-            write(prepared, produced, store)
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+            prepared = prepare(upcoming, store)
+            try:
+                if executor.remote:
+                    for _ in range(sum(not j.served for j in prepared.jobs)):
+                        budget.count()
+                future = executor.submit(prepared.jobs, stop)
+            except BudgetExhausted as exc:  # raised when its turn to be written comes, as in process
+                future, spent = Future(), True
+                future.set_exception(exc)
+            window.append((prepared, future))
+        if not window:
+            break
+        prepared, future = window[0]
+        while True:
+            try:
+                produced = future.result(timeout=0.5)  # a short wait keeps Ctrl-C prompt
+                break
+            except TimeoutError:
+                continue
+        window.popleft()
+        write(prepared, produced, store)

@@ -36,6 +36,7 @@ from arborist.corpus.chunking import ChunkingSettings
 from arborist.errors import InputError
 from arborist.lab import rundir
 from arborist.lab.compare import DEFAULT_FLOOR, compare_runs
+from arborist.lab.executors import Executor
 from arborist.lab.judge import Judge
 from arborist.lab.metrics.answers import diagnosis_counts
 from arborist.lab.metrics.headline import METRICS, measure, per_question
@@ -333,6 +334,7 @@ def _new_sweep_dir(root: Path, record: SweepRecord) -> Path:
 def execute_sweep(
     plan: SweepPlan, provider: Provider, progress: Reporter | None = None,
     announce: Callable[[int, Cell], None] | None = None, judge: Judge | None = None,
+    executor: Executor | None = None,
 ) -> SweepOutcome:
     record = plan.record
     if plan.sweep_dir is None:
@@ -368,7 +370,7 @@ def execute_sweep(
                 cell.state = "running"
                 save()
 
-            outcome = execute(cell_plan, provider, progress, started=started, judge=judge)
+            outcome = execute(cell_plan, provider, progress, started=started, judge=judge, executor=executor)
             status = outcome.status
             cell.state, cell.output_digest = status.state, cell_plan.config.output_digest
             spent += status.provider_calls

@@ -41,6 +41,7 @@ from arborist.models.openai_compat import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     OpenAIProvider,
+    check_base_url,
     server_label,
 )
 
@@ -215,7 +216,14 @@ def read_servers_file(path: Path) -> list[str]:
         raise ArboristError(f"servers file '{path}' does not exist") from None
     except (IsADirectoryError, UnicodeDecodeError) as exc:
         raise ArboristError(f"servers file '{path}' is not a UTF-8 text file ({type(exc).__name__})") from None
-    urls = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    urls = [check_base_url(line, f"line {n} of servers file '{path}':")
+            for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.lstrip().startswith("#")]
     if not urls:
         raise ArboristError(f"servers file '{path}' names no server; put one base URL a line")
     return urls
+
+
+def fleet_urls(servers: Sequence[str], servers_file: Path | None) -> list[str]:
+    """The base URLs of `--server` (in order) and then of `--servers-file`, each checked: an http(s) URL."""
+    urls = [check_base_url(u, "--server") for u in servers]
+    return urls + (read_servers_file(servers_file) if servers_file is not None else [])

@@ -79,22 +79,23 @@ def _retry_after(value: str | None) -> float | None:
     return min(max(seconds, 0.0), MAX_RETRY_AFTER)
 
 
-def check_base_url(base_url: str) -> str:
+def check_base_url(base_url: str, what: str = "--base-url") -> str:
     """Only http(s) URLs with a host: `file:`, `ftp:` and friends are refused before any call.
 
-    The messages show the URL with any password masked: a refused URL is still a secret's carrier.
+    `what` names where the URL came from (an option, a line of a servers file). The messages show the URL
+    with any password masked: a refused URL is still a secret's carrier.
     """
     parts = urllib.parse.urlsplit(base_url.strip())
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ArboristError(
-            f"--base-url '{redact_url(base_url)}' is not an http(s) URL of a server; "
+            f"{what} '{redact_url(base_url)}' is not an http(s) URL of a server; "
             "give one like http://127.0.0.1:8000/v1"
         )
     try:
         parts.port  # noqa: B018 -- urllib checks the port only when it is read
     except ValueError:
         raise ArboristError(
-            f"--base-url '{redact_url(base_url)}' has no valid port (0 to 65535); "
+            f"{what} '{redact_url(base_url)}' has no valid port (0 to 65535); "
             "give one like http://127.0.0.1:8000/v1"
         ) from None
     return base_url.strip()
