@@ -80,7 +80,7 @@ def arm(work: Path, name: str, inputs: tuple[Path, Path], threads: list[int], pr
                          cache_directory=work / name / "cache", generation_workers=fleet.capacity,
                          verifier=VerifierPolicy(entailment=None))
         outcome = execute(plan_run(req, fleet), fleet)
-        rows = [{"question": r.question, "answer": r.contract.answer, "server": r.server}
+        rows = [{"question": r.question, "answer": r.answer.text, "server": r.server}
                 for r in load_rows(outcome.run_dir)[0]]
         return outcome.answering_seconds, rows
     finally:
