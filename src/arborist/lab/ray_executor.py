@@ -14,7 +14,6 @@ fails the run, which `--continue-from` resumes. This is the only module that imp
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from collections.abc import Callable
@@ -26,7 +25,7 @@ import ray
 from arborist import engine
 from arborist.answer.record import AnswerRecord
 from arborist.errors import ArboristError
-from arborist.lab.executors import ExecutorSpec, Produced
+from arborist.lab.executors import ExecutorSpec, Produced, produce_here
 from arborist.models.base import Provider
 from arborist.models.registry import ProviderRecipe
 
@@ -48,18 +47,13 @@ def _worker() -> str:
 
 @ray.remote(max_retries=MAX_RETRIES)
 def generate(recipe: ProviderRecipe,
-             work: list[tuple[engine.Pending, Callable[[Provider], AnswerRecord] | None]]) -> Produced:
-    """An item's samples (None: served by the cache), produced and verified one after another on one worker,
-    so they go to one server (or reuse one local model's prompt state)."""
+             work: list[tuple[engine.Pending, Callable[[Provider], AnswerRecord]]]) -> Produced:
+    """An item's samples, produced and verified as the driver's threads do (`produce_here`: one after another,
+    so they go to one server or reuse one local model's prompt state), with this worker's provider."""
     provider = _provider(recipe)
+    produced = produce_here([engine.Job(pending, make, provider) for pending, make in work], threading.Event())
     worker = _worker()
-    out: Produced = []
-    for pending, make in work:
-        if make is None:
-            out.append((None, None))
-        else:
-            out.append((engine.produce_verified(pending, functools.partial(make, provider)), worker))
-    return out
+    return [(record, None if record is None else worker) for record, _ in produced]
 
 
 class RayExecutor:
@@ -94,7 +88,7 @@ class RayExecutor:
         return self._spec
 
     def submit(self, jobs: list[engine.Job], stop: threading.Event) -> Future[Produced]:
-        ref = generate.remote(self.recipe, [(j.pending, None if j.served else j.work) for j in jobs])
+        ref = generate.remote(self.recipe, [(j.pending, j.work) for j in jobs])
         with self._lock:
             self._refs.add(ref)
         out: Future[Produced] = Future()
