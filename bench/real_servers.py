@@ -39,6 +39,7 @@ from arborist.lab.report import load_rows
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.models.fleet import ServerFleet
 from arborist.models.profiles import get_profile, status
+from arborist.verify import VerifierPolicy
 
 
 def free_port() -> int:
@@ -74,8 +75,6 @@ def arm(work: Path, name: str, inputs: tuple[Path, Path], threads: list[int], pr
              for i, t in enumerate(threads)]
     try:
         fleet = ServerFleet(profile, [url for _, url in procs], per_server=1)
-        from arborist.verify import VerifierPolicy
-
         req = RunRequest(run_root=work / name, corpus=inputs[0], evaluation=inputs[1], limit=questions,
                          cache_directory=work / name / "cache", generation_workers=fleet.capacity,
                          verifier=VerifierPolicy(entailment=None))

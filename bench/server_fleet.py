@@ -136,14 +136,8 @@ def ray_section(args: argparse.Namespace, work: Path, inputs: tuple[Path, Path],
         run_dir, secs, status = run(work, "ray-killed", inputs, fleet, fleet.capacity, executor)
         for s in servers:
             s.on_request = None
-        rows = load_rows(run_dir)[0]
-        keys = [r.key for r in rows]
-        failed = [r for r in rows if r.contract.reason == "PROVIDER_ERROR"]
-        checks = validate_run(run_dir)
         print(f"\none Ray worker SIGKILLed at request {args.kill_at_request} (pid {killed or 'none found'}): "
-              f"{len(rows)} rows, {len(set(keys))} distinct, {len(failed)} failed, rows by worker "
-              f"{status.rows_by_worker}, rows identical to in-process: {stable_rows(run_dir) == baseline}, "
-              f"validate: {'pass' if all(c.ok for c in checks) else [c.name for c in checks if not c.ok]}, "
+              f"{survived(run_dir, baseline, 'in-process')}, rows by worker {status.rows_by_worker}, "
               f"audit chain verifies: {audited(work, 'ray-killed', run_dir)}, {secs:.2f} s answering")
     finally:
         ray.shutdown()
@@ -151,6 +145,17 @@ def ray_section(args: argparse.Namespace, work: Path, inputs: tuple[Path, Path],
 
 def stable_rows(run_dir: Path) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.model_dump(mode="json").items() if k not in VOLATILE} for r in load_rows(run_dir)[0]]
+
+
+def survived(run_dir: Path, baseline: list[dict[str, Any]], against: str) -> str:
+    """What a run that lost a server or a worker kept: its rows, distinct keys, failures, rows equal to the
+    baseline's, and `validate`."""
+    rows = load_rows(run_dir)[0]
+    failed = sum(r.contract.reason == "PROVIDER_ERROR" for r in rows)
+    checks = validate_run(run_dir)
+    verdict = "pass" if all(c.ok for c in checks) else [c.name for c in checks if not c.ok]
+    return (f"{len(rows)} rows, {len({r.key for r in rows})} distinct, {failed} failed, rows identical to {against}: "
+            f"{stable_rows(run_dir) == baseline}, validate: {verdict}")
 
 
 def main() -> None:
@@ -197,14 +202,8 @@ def main() -> None:
         timer.start()
         t0 = time.monotonic()
         run_dir, secs, status = run(work, "killed", inputs, fleet, fleet.capacity)
-        rows = load_rows(run_dir)[0]
-        keys = [r.key for r in rows]
-        failed = [r for r in rows if r.contract.reason == "PROVIDER_ERROR"]
-        checks = validate_run(run_dir)
         print(f"\none of {k} servers stopped {args.kill_after:g} s in ({victim.base_url}, it received "
-              f"{len(victim.requests) - before} requests of this run): {len(rows)} rows, {len(set(keys))} distinct, {len(failed)} failed, "
-              f"rows identical to sequential: {stable_rows(run_dir) == baseline}, validate: "
-              f"{'pass' if all(c.ok for c in checks) else [c.name for c in checks if not c.ok]}, "
+              f"{len(victim.requests) - before} requests of this run): {survived(run_dir, baseline, 'sequential')}, "
               f"{secs:.2f} s answering ({time.monotonic() - t0:.2f} s in all); rows by server {status.rows_by_server}")
         print(f"\nwork directory: {work}")
     finally:
