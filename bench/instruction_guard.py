@@ -26,8 +26,8 @@ from collections import Counter
 from pathlib import Path
 
 from arborist.corpus.loaders import load_documents
+from arborist.guards.instruction import INSTRUCTION_PATTERNS, scan
 from arborist.verify import Label, verify_answer
-from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, scan
 from arborist.verify.schema import Evidence
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from arborist.guards.directives import DIRECTIVE_VERBS, FRAMES, KINDS, DirectiveVerb, directive_pattern
+from arborist.guards.instruction import INSTRUCTION_PATTERNS, scan
 from arborist.verify import Label, verify_answer
-from arborist.verify.directives import DIRECTIVE_VERBS, FRAMES, KINDS, DirectiveVerb, directive_pattern
-from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, scan
 from arborist.verify.schema import Evidence
 
 INJECTIONS = Path(__file__).resolve().parents[1] / "bench" / "data" / "injections.jsonl"

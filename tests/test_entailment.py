@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -220,6 +222,44 @@ def test_the_verifier_hash_follows_its_rule_tables(monkeypatch: pytest.MonkeyPat
         monkeypatch.undo()
         policy.rule_tables_digest.cache_clear()
     assert verifier_policy_hash() == before
+
+
+# One table of each module of the guards the verifier consults; none of them is a policy field, so only
+# `rule_tables_digest` carries them into the hash (issue 33: the guards left arborist.verify for arborist.guards).
+GUARD_TABLES: list[tuple[str, str, Callable[[Any], Any]]] = [
+    ("arborist.guards.missed_answer", "DENIAL_PATTERNS", lambda v: [*v, ("perchance", re.compile(r"\bperchance\b"))]),
+    ("arborist.guards.missed_answer", "_CONNECTORS", lambda v: v | {"perchance"}),
+    ("arborist.guards.instruction", "PHRASE_PATTERNS", lambda v: {**v, "perchance": r"\bperchance\b"}),
+    ("arborist.guards.directives", "_ACCENTS", lambda v: {**v, "ý": "[yý]"}),
+]
+
+
+@pytest.mark.parametrize(("module_name", "name", "change"), GUARD_TABLES, ids=[f"{m}.{n}" for m, n, _ in GUARD_TABLES])
+def test_the_verifier_hash_follows_the_guards_rule_tables(
+    monkeypatch: pytest.MonkeyPatch, module_name: str, name: str, change: Callable[[Any], Any]
+) -> None:
+    from arborist.verify import policy
+
+    module = importlib.import_module(module_name)
+    before = verifier_policy_hash()
+    monkeypatch.setattr(module, name, change(getattr(module, name)))
+    policy.rule_tables_digest.cache_clear()
+    try:
+        assert verifier_policy_hash() != before  # a word added to a guard's table, no tag bumped
+    finally:
+        monkeypatch.undo()
+        policy.rule_tables_digest.cache_clear()
+    assert verifier_policy_hash() == before
+
+
+def test_every_guard_module_is_among_the_verifiers_rule_modules() -> None:
+    from arborist.verify.policy import rule_modules
+
+    guards = Path(__file__).resolve().parents[1] / "src" / "arborist" / "guards"
+    on_disk = {f"arborist.guards.{p.stem}" for p in guards.glob("*.py") if p.stem != "__init__"}
+    assert on_disk == {"arborist.guards.directives", "arborist.guards.instruction", "arborist.guards.missed_answer"}
+    assert on_disk <= set(rule_modules())
+    assert "arborist.verify.lexicon" in rule_modules()
 
 
 def test_a_judge_asks_only_the_prompt_its_spec_pins() -> None:

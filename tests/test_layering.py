@@ -1,9 +1,10 @@
 """Dependencies point one way (DESIGN §1): read every module's imports and check the package graph.
 
 A package is a direct child of `arborist` (a sub-package, or a top-level module).
-Three facts: the graph of packages has no cycle (no two packages reach each
-other), nothing but the CLI imports the lab, and the corpus layer imports
-nothing above it.
+Four facts: the graph of packages has no cycle (no two packages reach each
+other), nothing but the CLI imports the lab, the corpus layer imports
+nothing above it, and the guards the verifier consults import nothing but the
+leaves below them (never the verifier, the lab, the CLI, providers or a store).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "arborist"
 # What the corpus layer may import: the leaves that sit under every layer.
 BELOW_CORPUS = frozenset({"errors"})
+# What the guards (`arborist.guards`) may import: the shared text rules; the verifier imports them, not they it.
+BELOW_GUARDS = frozenset({"errors", "text"})
 
 
 def _package(path: Path, src: Path) -> str:
@@ -109,6 +112,11 @@ def test_nothing_below_the_cli_imports_it(graph: dict[str, dict[str, list[str]]]
 
 def test_the_corpus_layer_imports_nothing_above_it(graph: dict[str, dict[str, list[str]]]) -> None:
     assert not {t: where for t, where in graph["corpus"].items() if t not in BELOW_CORPUS}
+
+
+def test_the_guards_import_only_the_leaves_below_them(graph: dict[str, dict[str, list[str]]]) -> None:
+    assert set(graph["verify"]) >= {"guards"}  # the verifier consults them
+    assert not {t: where for t, where in graph["guards"].items() if t not in BELOW_GUARDS}
 
 
 def test_the_cycle_finder_names_a_cycle(tmp_path: Path) -> None:

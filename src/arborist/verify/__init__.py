@@ -3,16 +3,16 @@
 `verify_answer(question, mode, evidence, answer, policy)` labels an answer
 STRICT / HYBRID / UNGROUNDED / ABSTAINED with per-claim verdicts and reason
 codes (`REASONS`), a question-shape classification (`classify_quantifier`)
-and the missed-answer guard's sidecar output. Imports no model provider and
-nothing from the CLI.
+and the sidecar output of the guards it consults (`arborist.guards`). Imports
+no model provider and nothing from the CLI.
 """
 
 from arborist.verify.checks import Check
-from arborist.verify.guards import DENIAL_PATTERNS, GuardResult, find_denials
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, QuantifierClass, classify_quantifier
 from arborist.verify.reasons import REASONS, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import MODES, Evidence, VerifyInputError
+from arborist.verify.sidecars import DENIAL_PATTERNS, GuardResult, find_denials
 from arborist.verify.verifier import ClaimChecks, ClaimVerification, Verification, verify_answer
 
 __all__ = [

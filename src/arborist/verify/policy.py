@@ -19,11 +19,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from arborist.errors import InputError
+from arborist.guards.instruction import INSTRUCTION_PATTERNS, check_patterns
 from arborist.policy.answerability import AnswerabilityPolicy
 from arborist.policy.canonical import tagged_digest
 from arborist.text import TEXT_RULES_VERSION
 from arborist.verify import lexicon
-from arborist.verify.instruction_guard import INSTRUCTION_PATTERNS, check_patterns
 from arborist.verify.judge import JudgeSpec
 from arborist.verify.lexicon import Lexicon, build_lexicon
 
@@ -160,7 +160,7 @@ class VerifierPolicy(BaseModel):
     )
     instruction_patterns: dict[str, str] = Field(
         default_factory=lambda: dict(INSTRUCTION_PATTERNS),
-        description="instruction guard: name -> regular expression over folded evidence text (see instruction_guard)",
+        description="instruction guard: name -> regular expression over folded evidence text (see arborist.guards.instruction)",
     )
 
     @model_validator(mode="before")
@@ -234,25 +234,36 @@ def _canonical(value: object) -> object:
     return None
 
 
+# The packages whose module-level tables are the verifier's rules: its own, and the guards it consults.
+RULE_PACKAGES = ("arborist.guards", "arborist.verify")
+
+
+def rule_modules() -> list[str]:
+    """Every module of `RULE_PACKAGES`, by full name, sorted."""
+    names = []
+    for package_name in RULE_PACKAGES:
+        package = importlib.import_module(package_name)
+        names += [f"{package_name}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+    return sorted(names)
+
+
 @functools.cache
 def rule_tables_digest() -> str:
-    """sha256 over every module-level table and constant of the verifier's modules (word lists, patterns, limits),
-    each counted once under the module that defines it: a word added to any rule changes the verifier's hash
-    without a hand-bumped tag."""
-    import arborist.verify as package
-
+    """sha256 over every module-level table and constant of the verifier's modules and of the guards it consults
+    (`RULE_PACKAGES`: word lists, patterns, limits), each counted once, under the first module (by full name)
+    that holds it: a word added to any rule changes the verifier's hash without a hand-bumped tag."""
     seen: set[int] = set()
     tables: list[list[object]] = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    for module_name in rule_modules():
+        module = importlib.import_module(module_name)
         for name, value in sorted(vars(module).items()):
             if name.startswith("__") or not name.lstrip("_")[:1].isupper() or id(value) in seen:
                 continue
             data = _canonical(value)
             if data is not None:
                 seen.add(id(value))
-                tables.append([info.name, name, data])
-    return tagged_digest("arborist-verifier-rules/1", tables)
+                tables.append([module_name, name, data])
+    return tagged_digest("arborist-verifier-rules/2", tables)
 
 
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:

@@ -89,6 +89,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from arborist.guards.instruction import InstructionGuardResult, instruction_guard
 from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
@@ -102,8 +103,6 @@ from arborist.verify.checks import (
     same_stem,
     span_check,
 )
-from arborist.verify.guards import GuardResult, missed_answer_guard
-from arborist.verify.instruction_guard import InstructionGuardResult, instruction_guard
 from arborist.verify.judge import Judge
 from arborist.verify.lexicon import QUALIFIER_GROUPS, Lexicon
 from arborist.verify.normalize import content_stems, is_decade, name_tokens, tokenise
@@ -113,6 +112,7 @@ from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reading import Finding, states
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
+from arborist.verify.sidecars import GuardResult, missed_answer_guard
 from arborist.verify.slots import fills, question_slot
 from arborist.verify.swaps import subject_replaced, swapped
 from arborist.verify.vetoes import compare

@@ -6,7 +6,7 @@ It fires (`answerability_warning`) when all three hold:
    `DENIAL_PATTERNS` matches a claim's text or quote, or an abstained request
    (normalised, "n't" spelled "not");
 2. the question is extraction-shaped: anything but a SINGLE yes/no question
-   (see `quantifier.Quantifier.extraction_shaped`);
+   (see `arborist.verify.quantifier.Quantifier.extraction_shaped`);
 3. some evidence chunk (any of them, cited or not) holds candidate answer
    spans within `policy.guard_proximity_runes` runes of a question content
    token (stem match). Candidates are
@@ -23,27 +23,24 @@ The output lists each candidate as (evidence_id, offset, text), offsets in
 runes into the evidence text. With `policy.demote_missed_answer` the
 verifier sets the audit mode EVIDENCE-MISSED-PARTIAL; the label is never
 touched.
+
+The guard reads text as the verifier does (its stems must match the stems
+of the verifier's tokenised chunks), yet imports nothing of
+`arborist.verify`, which imports it: the verifier hands it its `Reading`
+(tokeniser, stemmer, normaliser; see `arborist.verify.sidecars`), and the
+chunks, tokens and question shape are read through the fields the guard
+uses (`ChunkLike`, `TokenLike`, `QuestionShape`).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
-
-from arborist.verify.checks import Prepared
-from arborist.verify.normalize import (
-    QUOTE_CHARS,
-    Token,
-    is_stopword,
-    normalise,
-    sentence_initial,
-    token_stems,
-    tokenise,
-)
-from arborist.verify.quantifier import Quantifier
 
 _DENY_VERBS = (
     r"say|says|state|states|mention|mentions|specify|specifies|list|lists|provide|provides|include|includes|contain|"
@@ -78,6 +75,63 @@ MAX_QUOTED_WORDS = 12
 MAX_NAME_WORDS = 6
 
 
+class TokenLike(Protocol):
+    """A token as the guard reads it (`arborist.verify.normalize.Token` is one); offsets in runes."""
+
+    @property
+    def norm(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def capitalised(self) -> bool: ...
+
+
+TokenT = TypeVar("TokenT", bound=TokenLike)
+TokenT_co = TypeVar("TokenT_co", bound=TokenLike, covariant=True)
+
+
+class EvidenceLike(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
+class ChunkLike(Protocol[TokenT_co]):
+    """An evidence chunk tokenised by the verifier (`arborist.verify.checks.Prepared` is one)."""
+
+    @property
+    def ev(self) -> EvidenceLike: ...
+    @property
+    def tokens(self) -> Sequence[TokenT_co]: ...
+    @property
+    def stems(self) -> Sequence[str | None]: ...
+
+
+class QuestionShape(Protocol):
+    """The question's classification (`arborist.verify.quantifier.Quantifier` is one)."""
+
+    @property
+    def extraction_shaped(self) -> bool: ...
+    @property
+    def rule(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Reading(Generic[TokenT]):
+    """How the verifier reads text: the guard reads the question and the answer with it, so that its stems and
+    normalised strings compare with the verifier's chunks."""
+
+    normalise: Callable[[str], str]
+    tokenise: Callable[[str], list[TokenT]]
+    token_stems: Callable[[list[TokenT]], list[str | None]]
+    is_stopword: Callable[[str], bool]
+    sentence_initial: Callable[[str, TokenT], bool]  # nothing but quotes, brackets or spaces before it since a sentence end
+    quote_chars: str  # every quote mark the reader folds
+
+
 class GuardResult(BaseModel):
     answerability_warning: bool = False
     missed_answer_candidate_spans: list[tuple[str, int, str]] = []
@@ -93,8 +147,8 @@ class Span:
     kind: str
 
 
-def find_denials(texts: list[tuple[str, str]]) -> list[str]:
-    """(where, text) pairs -> "where: 'matched words'" for every denial found."""
+def find_denials(texts: list[tuple[str, str]], normalise: Callable[[str], str]) -> list[str]:
+    """(where, text) pairs -> "where: 'matched words'" for every denial found in the normalised text."""
     found = []
     for where, text in texts:
         norm = normalise(text)
@@ -123,14 +177,14 @@ def _quoted_spans(text: str) -> list[Span]:
     return out
 
 
-def _title_spans(text: str, tokens: list[Token]) -> list[Span]:
+def _title_spans(text: str, tokens: Sequence[TokenT], reading: Reading[TokenT]) -> list[Span]:
     """Runs of capitalised words, allowing lower-case connectors inside ("Vento di Sale")."""
     out = []
     i = 0
     n = len(tokens)
     while i < n:
         tok = tokens[i]
-        if not tok.capitalised or is_stopword(tok.norm):
+        if not tok.capitalised or reading.is_stopword(tok.norm):
             i += 1
             continue
         j = i
@@ -145,19 +199,19 @@ def _title_spans(text: str, tokens: list[Token]) -> list[Span]:
                 break
             if j - i + 1 >= MAX_NAME_WORDS:
                 break
-        single_initial = j == i and sentence_initial(text, tok)
+        single_initial = j == i and reading.sentence_initial(text, tok)
         if not single_initial:
             out.append(Span(tok.start, tokens[j].end, text[tok.start : tokens[j].end], "NAME"))
         i = j + 1
     return out
 
 
-def _lists(text: str, items: list[Span]) -> list[Span]:
+def _lists(text: str, items: list[Span], quote_chars: str) -> list[Span]:
     """Items that belong to a chain of >= 3 separated by commas / and / or / &."""
     chosen: list[Span] = []
     chain = [items[0]] if items else []
     for prev, cur in zip(items, items[1:], strict=False):
-        gap = re.sub(rf"[{re.escape(QUOTE_CHARS)}\s]+", " ", text[prev.end : cur.start]).strip().casefold()
+        gap = re.sub(rf"[{re.escape(quote_chars)}\s]+", " ", text[prev.end : cur.start]).strip().casefold()
         if _LIST_GAP.match(gap):
             chain.append(cur)
             continue
@@ -180,10 +234,11 @@ def _sentences(text: str) -> list[tuple[int, int]]:
 
 
 def candidate_spans(
-    chunk: Prepared,
+    chunk: ChunkLike[TokenT],
     subject_stems: frozenset[str],
     predicate_stems: frozenset[str],
     proximity: int,
+    reading: Reading[TokenT],
 ) -> list[Span]:
     text = chunk.ev.text
     anchors = [t.start for t, s in zip(chunk.tokens, chunk.stems, strict=True) if s in subject_stems]
@@ -191,10 +246,10 @@ def candidate_spans(
         return []
     quoted = _quoted_spans(text)
     quoted_ranges = [(q.start, q.end) for q in quoted]
-    names = [s for s in _title_spans(text, chunk.tokens) if not _overlaps(quoted_ranges, s)]
+    names = [s for s in _title_spans(text, chunk.tokens, reading) if not _overlaps(quoted_ranges, s)]
     items = sorted(quoted + names, key=lambda s: s.start)
     candidates: dict[int, Span] = {q.start: q for q in quoted}
-    for s in _lists(text, items):
+    for s in _lists(text, items, reading.quote_chars):
         candidates.setdefault(s.start, s)
     if predicate_stems and names:
         bounds = _sentences(text)
@@ -228,7 +283,7 @@ def _near(anchors: list[int], span: Span, proximity: int) -> bool:
     return i < len(anchors) and anchors[i] <= span.end + proximity
 
 
-def predicate_stems(question: str) -> tuple[frozenset[str], frozenset[str]]:
+def predicate_stems(question: str, reading: Reading[TokenT]) -> tuple[frozenset[str], frozenset[str]]:
     """(all content stems, those not part of a name) of the question.
 
     A question word is part of a name when it is capitalised in the question
@@ -236,8 +291,8 @@ def predicate_stems(question: str) -> tuple[frozenset[str], frozenset[str]]:
     record") is handled by `missed_answer_guard`, which also treats a word as
     a name when the evidence capitalises it mid-sentence.
     """
-    tokens = tokenise(question)
-    stems = token_stems(tokens)
+    tokens = reading.tokenise(question)
+    stems = reading.token_stems(tokens)
     subject = frozenset(s for s in stems if s)
     names = frozenset(s for i, (t, s) in enumerate(zip(tokens, stems, strict=True)) if s and i > 0 and t.capitalised)
     return subject, subject - names
@@ -245,31 +300,33 @@ def predicate_stems(question: str) -> tuple[frozenset[str], frozenset[str]]:
 
 def missed_answer_guard(
     question: str,
-    quantifier: Quantifier,
-    chunks: list[Prepared],
+    quantifier: QuestionShape,
+    chunks: Sequence[ChunkLike[TokenT]],
     denial_texts: list[tuple[str, str]],
     answer_texts: list[str],
     proximity: int,
+    reading: Reading[TokenT],
 ) -> GuardResult:
-    denials = find_denials(denial_texts)
+    normalise = reading.normalise
+    denials = find_denials(denial_texts, normalise)
     if not denials:
         return GuardResult(detail="silent: the answer denies nothing")
     if not quantifier.extraction_shaped:
         return GuardResult(denials=denials, detail=f"silent: a yes/no question ({quantifier.rule})")
-    subject, predicates = predicate_stems(question)
+    subject, predicates = predicate_stems(question, reading)
     if not subject:
         return GuardResult(denials=denials, detail="silent: the question has no content tokens")
     # A question word the evidence capitalises mid-sentence is a name, not a predicate.
     capitalised = {
         s for c in chunks for t, s in zip(c.tokens, c.stems, strict=True)
-        if s in predicates and t.capitalised and not sentence_initial(c.ev.text, t)
+        if s in predicates and t.capitalised and not reading.sentence_initial(c.ev.text, t)
     }
     predicates = predicates - capitalised
     stated = normalise(" \n ".join(answer_texts))
     spans: list[tuple[str, int, str]] = []
     already = 0
     for chunk in chunks:
-        for span in candidate_spans(chunk, subject, predicates, proximity):
+        for span in candidate_spans(chunk, subject, predicates, proximity, reading):
             if normalise(span.text) in stated:
                 already += 1
                 continue
