@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
@@ -231,6 +232,11 @@ GUARD_TABLES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("arborist.guards.missed_answer", "_CONNECTORS", lambda v: v | {"perchance"}),
     ("arborist.guards.instruction", "PHRASE_PATTERNS", lambda v: {**v, "perchance": r"\bperchance\b"}),
     ("arborist.guards.directives", "_ACCENTS", lambda v: {**v, "ý": "[yý]"}),
+    # Tables of dataclasses: each entry is hashed by its fields (they hashed to empty placeholders before).
+    ("arborist.guards.directives", "DIRECTIVE_VERBS",
+     lambda v: (dataclasses.replace(v[0], forms=(*v[0].forms, "perchance")), *v[1:])),
+    ("arborist.guards.directives", "FRAMES",
+     lambda v: {**v, "en": dataclasses.replace(v["en"], openers=v["en"].openers + "|perchance")}),
 ]
 
 
