@@ -1,10 +1,7 @@
-"""Deterministic answer verification: no model, every check explainable.
+"""Deterministic answer verification: no model, every check explainable (see docs/verifier.md).
 
-`verify_answer(question, mode, evidence, answer, policy)` labels an answer
-STRICT / HYBRID / UNGROUNDED / ABSTAINED with per-claim verdicts and reason
-codes (`REASONS`), a question-shape classification (`classify_quantifier`)
-and the sidecar output of the guards it consults (`arborist.guards`). Imports
-no model provider and nothing from the CLI.
+`verify_answer` labels an answer STRICT / HYBRID / UNGROUNDED / ABSTAINED with per-claim verdicts and reason
+codes (`REASONS`); it imports no model provider and nothing from the CLI.
 """
 
 from arborist.verify.checks import Check

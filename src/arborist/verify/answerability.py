@@ -1,31 +1,9 @@
 """Rule 13: does the admitted evidence speak of what was asked at all?
 
-A 1.5B model asked a question its evidence cannot answer states a nearby fact
-instead of abstaining: 1 of 30 SQuAD questions asked without their gold
-paragraph abstained, 1 of 29 HotpotQA ones (bench/answer_grounding.py,
-bench/experiments_dev.py). The verifier labels most such answers UNGROUNDED or
-HYBRID, but the reader is still handed an answer.
-
-This rule measures how much of the question the best evidence sentence holds:
-the share of the question's content stems found in one sentence of one
-admitted block (with that block's title, which often names what its sentences
-call "she" or "it"), each stem weighted by `weights` (the engine gives each
-its inverse document frequency over the corpus's chunks, so "Kerry
-Saxby-Junna" counts for more than "born" or "city"). An answer that is not
-STRICT over evidence whose best sentence holds less than the policy's
-`answerability_threshold`, or none of whose blocks states a name or year of
-the question (policy `answerability_names`: "What did Tesla do in December
-1878?" over evidence that never says 1878; "Kerry Saxby-Junna" named
-nowhere), is ABSTAINED (EVIDENCE_DOES_NOT_ANSWER): the
-evidence does not answer, and the model's claims stay in the verification as
-an unverified draft. A STRICT answer is never touched (its claims are backed
-word for word), and without weights (a bare `arborist verify`, where no
-corpus is known) the rule does not run.
-
-Why one sentence and a title: a SQuAD answer sits in one sentence that
-repeats most of its question; on HotpotQA the title names the hop's entity.
-The best pair of sentences anywhere, or the whole evidence, held as much of
-the question without the gold paragraph as with it (bench/answerability_gate.py).
+A small model asked what its evidence cannot answer states a nearby fact instead of abstaining; this rule
+withholds such an answer when no evidence sentence (with its block's title) holds enough of the question,
+weighted by inverse document frequency, or no block names a name or year it asks about. Why one sentence and a
+title, and what it was measured on: docs/verifier.md, "Answer rules (8-13)".
 """
 
 from __future__ import annotations

@@ -7,9 +7,7 @@ the claim's words in one clause, when the claim has none: the support only
 supposes or reports what the claim states as fact ("According to X," reaches
 into the clause after it). A claim that states a cause over a support that
 only relates (`association_words`) is the same finding.
-
-
-A claim that says a thing "will" happen where its
+So is a claim that says a thing "will" happen where its
 support says it "can", "could", "may" or "might"; a report word that is also
 a noun or a verb of other senses reports when "to", "that", "of", a gerund
 ("recommended banning") or a clause with its own verb ("claims the battery

@@ -1,38 +1,7 @@
-"""The four per-claim checks. Each returns a `Check` that says what it found and where.
+"""The four per-claim checks: quote, span, entities and paraphrase, on the claim's *cited* chunks only.
 
-Rules (all on the claim's *cited* chunks only):
-
-quote       The quote, normalised (`normalize.normalise`) and stripped of
-            surrounding quote marks and trailing .,;:!?, occurs in one cited
-            chunk's normalised text, or failing that its words do, in order
-            and contiguous, whatever marks stand between them (a reader's
-            comparison: inner quotation marks dropped, a comma or dash
-            missing). An ellipsis ("...", "\u2026", ". . .", "[...]", "(...)")
-            splits the quote into fragments that must occur in that order in
-            one chunk. A quote with no content token ("the", "it is") does
-            not count.
-
-span        The claim is carried by one contiguous span of one cited chunk:
-            either its normalised text is a substring of the chunk, or the
-            shortest window of the chunk holding every distinct content stem
-            of the claim (any order) is at most
-            max(ceil(span_window_factor * claim tokens), distinct stems) tokens
-            long and lies within one sentence (so a claim's number cannot be
-            borrowed from the next sentence), the window and the claim agree
-            on negation (both or neither contain not/no/never/...), and the
-            window's sentence does not disagree with the claim (`vetoes`).
-
-entities    Every number, decade ("the 1960s") and capitalised name of the claim
-            occurs in the cited evidence (texts and titles together). Numbers compare by
-            value ("1,200" == "1200", "$29" holds 29, "29.50" == "29.5"), so
-            a date passes when its numbers and its month name do. Names
-            compare as whole words, casefolded; a lone capitalised word that
-            starts a sentence is not taken for a name.
-
-paraphrase  The share of the claim's distinct content stems found in the best
-            window of max(ceil(paraphrase_window_factor * claim tokens),
-            distinct stems) tokens of a cited chunk, among windows that agree
-            with the claim on negation, is at least paraphrase_threshold.
+Each returns a `Check` that says what it found and where; what each one accepts is in docs/verifier.md,
+"The per-claim checks".
 """
 
 from __future__ import annotations
@@ -244,6 +213,7 @@ def _longest_prefix(needle: str, hay: str) -> int:
 
 
 def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
+    """The quote occurs in one cited chunk, verbatim after normalisation or word for word ignoring marks."""
     fragments = _fragments(quote)
     if not fragments:
         return Check(passed=False, detail="no quote given"), [Reason.QUOTE_MISSING]
@@ -335,7 +305,8 @@ def span_check(
     claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None,
     in_window: Disagreement | None = None,
 ) -> tuple[Check, list[Reason]]:
-    """See the module doc; with `disagreement`, a window whose sentence disagrees with the claim (negation,
+    """The claim is carried by one contiguous span of one cited chunk, within one sentence (so its number cannot be
+    borrowed from the next one: docs/verifier.md, "The per-claim checks"); with `disagreement`, a window whose sentence disagrees with the claim (negation,
     direction, comparison, roles, certainty, units: see `vetoes`) does not carry it, nor does a sentence that
     holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>"). `in_window`, when
     given, reads a window's sentence in `disagreement`'s place (it may ask more of a sentence that only holds the
@@ -465,6 +436,7 @@ _PLACES = frozenset("place places position spot".split())
 
 
 def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
+    """Every number (by value), decade and capitalised name of the claim occurs in the cited texts or titles."""
     numbers = {t.norm: t.surface for t in reversed(claim.tokens) if t.number or is_decade(t.norm)}
     named = name_tokens(claim.text, claim.tokens)
     names = {t.norm: t.surface for t in reversed(named)}
@@ -519,6 +491,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
 
 
 def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, threshold: float) -> tuple[Check, list[Reason]]:
+    """The best window of a cited chunk that agrees with the claim on negation holds `threshold` of its stems."""
     if not claim.stems:
         return Check(passed=False, score=0.0, detail="the claim has no content tokens"), [Reason.NO_CONTENT_TOKENS]
     width = max(math.ceil(factor * len(claim.tokens)), len(claim.stems))

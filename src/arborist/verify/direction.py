@@ -23,9 +23,7 @@ on A's. The terms are read as phrases (see `_sides`): the subject or the
 phrase after the preposition that also opens B, and B up to its next
 preposition, so the words both terms share ("rice", "in adults") do not hide
 the swap. A bare "as ... as" states an equality and reads either way round.
-
-
-Comparison from the other side. A direction word of the opposite side whose
+Comparison from the other side: A direction word of the opposite side whose
 compared terms are swapped too ("A is shorter than B" over "B is longer than
 A") states the same comparison: no finding, and no role swap either.
 """

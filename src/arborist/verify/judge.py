@@ -1,14 +1,8 @@
 """The entailment judge's seam: what the verifier asks a model, and how that model is pinned.
 
-Word rules cannot tell whether a verbatim quote *says what its claim says* when the claim paraphrases it
-(DESIGN §1). That one question goes to a judge behind `Judge.score(premise, hypothesis) -> [0, 1]`. The
-verifier imports no model: a caller that wants the judge builds one (`arborist.entailment.load_judge`) and
-passes it to `verify_answer`; `JudgeSpec` is the pinned identity the judge must match, and it is part of the
-verifier policy (so of `verifier_policy_hash`) together with the digest of `PROMPT`.
-
-The judge only ever *adds* support: it is asked about claims whose quote is genuine and holds their names and
-numbers but that do not restate it word for word, and every rule veto (negation, direction, comparison, roles,
-certainty, units, scope, qualifiers) still applies to what it accepts.
+The verifier imports no model: a caller builds a judge (`arborist.entailment.load_judge`) and passes it to
+`verify_answer`; `JudgeSpec` is the identity it must match, part of `verifier_policy_hash` with the digest of
+`JUDGE_PROMPT`. What the judge is asked and why: docs/verifier.md, "The entailment judge".
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ a negated direction word is the direction check's ("not required" is
 (Negative prefixes are left out here: "in-" starts too many words that
 negate nothing, "intestinal", "increase".)
 
-
 The negated heads are read by `reading.Text` (its `_heads`); this module compares them.
 """
 

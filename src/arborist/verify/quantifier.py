@@ -1,28 +1,11 @@
 """The shape of a question: how many answers it asks for, and whether it asks for a value at all.
 
-Deterministic: the question is normalised (see `normalize.normalise`) and the
-first matching rule below decides the class. Each result names the rule that
-fired, so a surprising class can be traced to one pattern.
-
-| class         | meaning                                   | patterns (in order of precedence)                                   |
-|---------------|-------------------------------------------|---------------------------------------------------------------------|
-| ALL           | an explicit universal quantifier          | "all", "every", "each" as words ("list all", "all songs by X");     |
-|               |                                           | "at all" does not count                                             |
-| EXISTENTIAL   | yes/no: does at least one exist?          | "is/are/was/were there any|a|an|some ...", "does/do/did X have ...",|
-|               |                                           | "has/have/had X ever ...", an auxiliary-led question with "any"     |
-| COMPREHENSIVE | asks for an exhaustive list or summary    | leading "list/enumerate/summarise/outline/describe", or the words   |
-|               | without a universal word                  | "complete/full/entire/whole/exhaustive/comprehensive/everything"    |
-| OPEN_REQUEST  | asks for a set of answers of unknown size | "what/which/who are|were ...", "what/which <plural noun> ...",      |
-|               |                                           | "what kinds|types|sorts of ...", leading "name/give/show/find/      |
-|               |                                           | tell me ...", a bare noun phrase "<plural noun> by|of|from X"       |
-|               |                                           | ("songs by X", "works by X")                                        |
-| SINGLE        | one value, or a yes/no question           | everything else ("who wrote X", "what is the price", "how many")    |
-
-Besides the class: `extraction` is true when the question asks for a value
-(a wh-word in its first four words, an imperative request, or a non-SINGLE
-class other than a bare yes/no); `yes_no` is true when it starts with an
-auxiliary verb ("is", "does", "can", ...). The missed-answer guard treats
-every question except a SINGLE yes/no question as extraction-shaped.
+Deterministic: the question is normalised (`normalize.normalise`) and the first rule of `_RULES` that matches
+decides the class (then a "what/which <plural noun>" or a bare "<plural noun> by|of X" is an OPEN_REQUEST, and
+everything else SINGLE). Each result names the rule that fired, so a surprising class can be traced to one
+pattern. `extraction` is true when the question asks for a value (a wh-word in its first four words, an
+imperative request, or a non-SINGLE class other than a bare yes/no); `yes_no` when it starts with an auxiliary
+verb. The missed-answer guard treats every question except a SINGLE yes/no one as extraction-shaped.
 """
 
 from __future__ import annotations
@@ -36,11 +19,11 @@ from arborist.verify.normalize import normalise
 
 
 class QuantifierClass(StrEnum):
-    ALL = "ALL"
-    COMPREHENSIVE = "COMPREHENSIVE"
-    OPEN_REQUEST = "OPEN_REQUEST"
-    EXISTENTIAL = "EXISTENTIAL"
-    SINGLE = "SINGLE"
+    ALL = "ALL"  # an explicit universal word: "list all", "every song by X" ("at all" does not count)
+    COMPREHENSIVE = "COMPREHENSIVE"  # an exhaustive list or summary without a universal word: "list ...", "complete"
+    OPEN_REQUEST = "OPEN_REQUEST"  # a set of answers of unknown size: "what are ...", "songs by X"
+    EXISTENTIAL = "EXISTENTIAL"  # yes/no, does at least one exist: "are there any ...", "has X ever ..."
+    SINGLE = "SINGLE"  # one value, or a yes/no question: "who wrote X", "how many"
 
 
 class Quantifier(BaseModel):

@@ -16,22 +16,11 @@ of when ("first described") and numbers or years a passive leaves where
 they are; it is left alone when a preposition
 that makes it intransitive follows it ("risk increases with age" says what
 "age increases risk" says) or it names a symmetric relation
-(`symmetric_words`: associated, linked, interacts, ...). The same finding
-when the claim is its support with two terms exchanged around a middle both
-keep, whatever joins them ("The emperor lent large sums to the merchants"
-over "The merchants lent large sums to the emperor"; "Kinase B phosphorylates
-kinase A"; "feed on"; "inherited by X from his cousin Y"): see `exchanged`;
-not phrases moved round their clause ("Among adults, the drug cut X,
-researchers found").
-And when a verb of taking is its support's verb of giving with the same
-sides ("Harlan bought the division from Merrow" over "Harlan sold its
-division to Merrow"; buy/sell, borrow/lend, receive/give), in one voice and
-when neither text also says the other's verb: see `converse_verb`. Verbs of
-one meaning (bought/purchased/acquired, beat/defeated, lent/loaned) are one
-verb to the role check.
+(`symmetric_words`: associated, linked, interacts, ...). Verbs of one meaning
+(bought/purchased/acquired, beat/defeated, lent/loaned) are one verb to the role check.
 
-
-Also ROLES_SWAPPED: a verb with a name on each side whose support, at every
+Also ROLES_SWAPPED: two terms exchanged around a middle both keep (`exchanged`), a verb of taking over its
+support's verb of giving with the same sides (`converse_verb`), a verb with a name on each side whose support, at every
 use of the verb, has each name on the other side (names read across their
 clause and past a comma around a name or its short description, not after
 a preposition of place or time, nor across a conjunct); "A defeated B" over

@@ -20,13 +20,8 @@ and drops the group the result holds for. Two kinds of restriction are read:
 The claim must state the restriction's first content word (its head: "mice",
 "men", "first-time", "soil"); a claim that states it elsewhere, in any order,
 keeps it ("Metformin lowered HbA1c in patients with diabetes" over "In
-patients with diabetes, metformin lowered HbA1c").
-
-A support that says its statement of part of a whole or of one ("Several of
-the older pipes ...", "among the largest employers", "One school ... has")
-under a claim that says it of the whole or of the plural with no count ("The
-older pipes ...", "the largest employer", "Schools ... have"): see
-`part_made_whole`, `one_made_many`.
+patients with diabetes, metformin lowered HbA1c"). A part or one made the whole: `part_made_whole`,
+`one_made_many`.
 """
 
 from __future__ import annotations

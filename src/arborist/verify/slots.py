@@ -1,19 +1,10 @@
 """Does the answer fill the question's slot? A "when" question wants a date, a "how many" a number.
 
-Deterministic and deliberately narrow: only question shapes whose answer type
-is unmistakable are checked, and only for the presence of a value of that
-type in some claim (not in the question itself). An answer that states
-nearby facts instead of the asked-for value ("The Apollo program was run by
-NASA" for "When did Apollo 11 land?") does not answer, however well grounded
-its claims are.
-
-| slot   | questions                                                    | filled by                              |
-|--------|--------------------------------------------------------------|----------------------------------------|
-| NUMBER | how many / how much / how long / how old / how far / how     | a number (digits or a number word)     |
-|        | large / how big / how tall / how high / what percentage|percent |                                      |
-| DATE   | when (opening the question, or closing it: "… started when?")| a number (a year, a day) or a month,   |
-|        | / what year / which year / in what year / what date /        | season, century or decade word         |
-|        | what century / what decade                                   |                                        |
+Deliberately narrow: only question shapes whose answer type is unmistakable (`_NUMBER_Q`: how many, how much,
+what percentage, ...; `_DATE_Q`: when, what year, which century, ...) are checked, and only for a value of that
+type in some claim (not in the question itself): a number or a word of `NUMBER_WORDS` (for a date, `DATE_WORDS`:
+months, seasons, centuries, decades). An answer that states nearby facts instead ("The Apollo program was run
+by NASA" for "When did Apollo 11 land?") does not answer, however well grounded its claims are.
 """
 
 from __future__ import annotations

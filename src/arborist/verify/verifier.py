@@ -1,84 +1,8 @@
 """`verify_answer`: deterministic, model-free verification of one answer against its evidence.
 
-Per claim (or quote), against the evidence it cites (see `checks` for the rules):
-
-    VERIFIED_QUOTE  quote check passed, entities passed and, in claim_lattice
-                    mode, the claim is supported by its own quote: the claim's
-                    names and numbers, and enough of its content words, are in
-                    the quote (or the cited chunk's title), and the quote agrees
-                    with the claim in negation, direction and comparison (see
-                    `vetoes`). A genuine quote must not carry a claim the
-                    quote does not make; chunk-wide support is the span check's
-                    job (QUOTE_MISMATCH otherwise). The title counts for the
-                    claim's names only when the quote refers to something by
-                    a pronoun (the policy's `anaphor_words`: it, its, they,
-                    this, ...) and the claim keeps every name the quote states
-                    (it may name what the quote calls "it", not replace the
-                    quote's subject, nor add a name the quote never implies:
-                    "ATF4 is an ER stress marker" over a quote on ER stress
-                    in a paper titled with ATF4). A superlative or exclusive
-                    word of the claim (oldest, only, first, all: the policy's
-                    `qualifier_words`) must be in the quote
-                    (QUALIFIER_UNSTATED otherwise), and the claim must
-                    not put another name in the quote's first slot
-                    ("Walmart acquired ..." over "Amazon acquired ...":
-                    ENTITY_MISSING), and every part of the claim (a
-                    conjunct, list item, clause or prepositional phrase)
-                    must have a content word its quote states
-                    (PART_UNSTATED, see `parts`)
-                    The quote's agreement with the claim is read with the start of
-                    its sentence in the chunk ("It is a myth that | fluoride causes
-                    asthma"), which frames what it says.
-    VERIFIED_SPAN   span check passed (within one sentence, agreeing with the
-                    claim in negation, direction and comparison, that sentence
-                    using the claim's qualifier words) and entities passed
-    (a bare answer of at most BARE_ANSWER_TOKENS tokens - "David Sarnoff",
-    "in 1957", but not a statement such as "DUSP4 increases apoptosis" - is
-    never VERIFIED_SPAN, and VERIFIED_QUOTE only when its quote
-    holds at least half of the question's content stems besides the
-    answer's own: BARE_ANSWER otherwise)
-    PARTIAL         quote, span or paraphrase passed, but the claim is not
-                    verified; also a verified claim that cites an unknown id
-                    or more ids than `max_evidence_ids` is capped here
-    UNSUPPORTED     nothing ties the claim to its cited evidence, or it cites
-                    no known evidence at all
-
-Re-anchoring (policy `reanchor_quotes`, on by default): a claim that cites only
-admitted blocks, none of which holds its quote (or more of them than
-`max_evidence_ids`), while an admitted block holds it word for word, is judged
-against that one block when only that verifies it, and then says so in its
-notes and `reanchored_from` (see `reanchor`); a claim the block does not
-verify is reported as cited. A 1.5B model was seen copying
-E1's sentence and citing E2 in 23 of 27 miscitations.
-
-Per answer:
-
-    STRICT      every claim verified; demoted to HYBRID by Rule 8
-                (TITLE_IRRELEVANT) when a cited chunk shares no content stem
-                with the question in its title nor in its text (an
-                abbreviation the chunk or question defines counts in either
-                form), and by Rule 10 (SLOT_UNFILLED, see
-                `slots`) when a when/how-many question gets no date/number,
-                by Rule 11 (OFF_TOPIC) when no claim shares a content
-                stem with the question (it answers something else), and by
-                Rule 12 (QUESTION_TERMS_ABSENT) when a name or year of the
-                question occurs in none of the answer's claims and quotes
-                (nor the cited chunks' titles)
-    HYBRID      some claims verified
-    UNGROUNDED  no claim verified, or an empty answer (NO_CLAIMS)
-    ABSTAINED   no claims and at least one abstained request; or, by Rule 13
-                (EVIDENCE_DOES_NOT_ANSWER, see `answerability`), an answer
-                that would be HYBRID or UNGROUNDED over evidence whose best
-                sentence holds too little of the question, or none of whose
-                blocks names a name or year the question asks about (only
-                where the caller gives corpus term weights)
-
-Rule 9 (SUBJECT_ABSENT) is reported, not acted on: a STRICT answer whose
-evidence shares no stem with the question is already demoted by Rule 8 when
-title relevance is on. (Rule 8 read the title alone until verifier policy
-tag /3; a paragraph of a long article rarely repeats the article's title,
-nor a multi-hop bridge page the question, so it demoted right answers.) The missed-answer guard (see `guards`) only reports,
-and with `demote_missed_answer` sets the audit mode; it never changes a label.
+Each claim passes grounding, names, support and the vetoes (`checks`, `vetoes`), and gets a verdict; the answer
+then gets its label from Rules 8-13 and the guards' sidecars (see docs/verifier.md, "Two tiers", "Claim verdicts"
+and "Answer rules (8-13)"). The missed-answer guard only reports; it never changes a label.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Does the support say the same thing *the same way round*? The vetoes of a claim against its quote or span.
 
-Word overlap cannot tell "PD-1 triggering reduces IL-10" from "PD-1 triggering
-induced IL-10": the words agree, the direction does not. This check compares a
-claim with the text that is meant to carry it (its own quote, or the sentence
-its span was found in), word by word where they line up:
-
-
-`compare` runs each family, in this order, and keeps the first finding of each reason:
+Word overlap cannot tell "PD-1 triggering reduces IL-10" from "PD-1 triggering induced IL-10": the words agree,
+the direction does not. `compare` runs each family, in this order, and keeps the first finding of each reason:
 negation (`negation`), direction and comparison (`direction`), roles
 (`roles`), certainty (`certainty`), time (`tense`), units (`units`), a model
 letter changed (ENTITY_MISSING: "the Nimbus S" over "the Nimbus X"), and,
