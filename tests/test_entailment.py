@@ -266,6 +266,7 @@ def test_every_guard_module_is_among_the_verifiers_rule_modules() -> None:
     assert on_disk == {"arborist.guards.directives", "arborist.guards.instruction", "arborist.guards.missed_answer"}
     assert on_disk <= set(rule_modules())
     assert "arborist.verify.lexicon" in rule_modules()
+    assert "arborist.verify.catalogue" not in rule_modules()  # its examples document the rules; they decide nothing
 
 
 def test_a_judge_asks_only_the_prompt_its_spec_pins() -> None:

@@ -241,16 +241,19 @@ def _canonical(value: object) -> object:
     return None
 
 
-# The packages whose module-level tables are the verifier's rules: its own, and the guards it consults.
+# The packages whose module-level tables are the verifier's rules: its own, and the guards it consults; and the
+# modules of theirs that only describe the rules (the catalogue's examples are documentation the tests run).
 RULE_PACKAGES = ("arborist.guards", "arborist.verify")
+NOT_RULES = frozenset({"arborist.verify.catalogue"})
 
 
 def rule_modules() -> list[str]:
-    """Every module of `RULE_PACKAGES`, by full name, sorted."""
+    """Every module of `RULE_PACKAGES` but `NOT_RULES`, by full name, sorted."""
     names = []
     for package_name in RULE_PACKAGES:
         package = importlib.import_module(package_name)
-        names += [f"{package_name}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+        names += [f"{package_name}.{info.name}" for info in pkgutil.iter_modules(package.__path__)
+                  if f"{package_name}.{info.name}" not in NOT_RULES]
     return sorted(names)
 
 
