@@ -58,10 +58,6 @@ class JudgeSpec(BaseModel):
     sha256: str | None = Field(default=None, description="local: the weights' sha256 (pinned by the profile)")
     threshold: float = Field(ge=0.0, le=1.0, description="a score at or above this accepts the claim")
     prompt_digest: str = Field(default=PROMPT_DIGEST, description="sha256 of the judge's fixed prompt")
-    support_sentences: int = Field(
-        default=3, ge=0, description="support search: a genuine quote that lacks a name or number of its claim is read "
-        "with the fewest further sentences of its cited block (nearest first) that hold them, up to this many "
-        "sentences in all; 0: the judge reads the quote alone")
     base_url: str | None = Field(default=None, exclude=True, description="openai: where the served judge runs (not "
                                  "part of its identity, so neither hashed nor stored)")
 

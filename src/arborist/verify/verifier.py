@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from itertools import combinations
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
 from arborist.guards.instruction import InstructionGuardResult, instruction_guard
-from arborist.text import sentence_bounds
 from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
@@ -121,8 +119,6 @@ def _not_run(detail: str) -> Check:
 WORD_SWAP = "WORD_SWAP"
 JUDGE_READS: frozenset[str] = frozenset({Reason.DIRECTION_UNSTATED, Reason.NEGATION_UNSTATED, WORD_SWAP})
 
-SEARCH_NEAREST = 12  # support search tries the sentences nearest the quote only (a long block's far end is another topic)
-
 BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
 
 
@@ -227,24 +223,12 @@ def _verify_item(
     parted = (judge is not None and backs_claim and mode != "quote" and policy.polarity_checks
               and bool(_unstated_parts(supports, lex)))
     backs_claim = backs_claim and not parted
-    # What the claim is read against from here on: its quote, or the sentences support search adds to it.
-    said = item.quote
-    searched_in: Prepared | None = None  # the cited chunk support search read more of
-    if (judge is not None and not backs_claim and quote_ok and entities.passed and item.quote is not None
-            and mode != "quote" and not any(named)):
-        searched = _search_support(claim, item.quote, cited, lex, judge.spec.support_sentences)
-        if searched is not None:
-            said, searched_in = searched
-            supports = [_quote_support(claim, said, chunk, lex) for chunk in cited]
-            named = _quote_names(supports)
-            notes.append(f"support search: the quote lacks a name or number of the claim; it is read with its "
-                         f"block's sentences that hold them: '{said}'")
     # Stage 3 by the judge: a genuine quote that holds the claim's names and numbers (stage 2) but that the claim
     # does not restate word for word. What it accepts still meets every veto below.
     score: float | None = None
-    if (judge is not None and not backs_claim and quote_ok and entities.passed and said is not None
+    if (judge is not None and not backs_claim and quote_ok and entities.passed and item.quote is not None
             and any(named)):
-        premise = _premise(said, cited, lex, searched_in)
+        premise = _premise(item.quote, cited, lex)
         score = judge.score(premise, item.text)
         backs_claim = score >= judge.spec.threshold
         notes.append(f"entailment judge {judge.spec.judge_id}: {score:.3f} "
@@ -254,7 +238,7 @@ def _verify_item(
             if parted:
                 failures.append(Reason.PART_UNSTATED)
     judged = score is not None and backs_claim
-    replaced = subject_replaced(item.text, said) if backs_claim and mode != "quote" and said else None
+    replaced = subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
         swap = f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'"
@@ -267,8 +251,8 @@ def _verify_item(
         notes.append(swap)
     if quote_ok and not backs_claim:
         failures.append(Reason.QUOTE_MISMATCH)
-    if stated and quote_ok and backs_claim and mode != "quote" and said is not None:
-        unstated = _unstated(stated, said)
+    if stated and quote_ok and backs_claim and mode != "quote" and item.quote is not None:
+        unstated = _unstated(stated, item.quote)
         if unstated:
             backs_claim = False
             failures.append(Reason.QUALIFIER_UNSTATED)
@@ -280,7 +264,7 @@ def _verify_item(
             span = span.model_copy(update={"passed": False, "detail": f"{span.detail}; but {span.evidence_id} never "
                                            f"says {', '.join(unstated)}"})
             _add(failures, Reason.QUALIFIER_UNSTATED)
-    if quote_ok and backs_claim and not judged and mode != "quote" and said is not None and policy.polarity_checks:
+    if quote_ok and backs_claim and not judged and mode != "quote" and item.quote is not None and policy.polarity_checks:
         # (a part stated in other words is the judge's to read: it accepted the claim as a whole)
         added = _unstated_parts(supports, lex)
         if added:
@@ -289,16 +273,16 @@ def _verify_item(
             notes.append(f"the claim adds {', '.join(repr(a) for a in added)}; its quote states none of "
                          f"{'its' if len(added) == 1 else 'their'} words")
     agrees = True
-    if quote_ok and backs_claim and mode != "quote" and said is not None and disagreement is not None:
+    if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
         # the quote's own findings always count; its sentence's lead-in may only add to them (the framing of the
         # cited chunk that reads it best), never hide them
-        findings = disagreement(said)
+        findings = disagreement(item.quote)
         if judged:  # what the judge read as the same thing said in other words
             findings = [f for f in findings if f.reason not in JUDGE_READS]
-        found = {f.reason for f in findings}
-        leads = [lead for lead in (_lead_in(said, chunk) for chunk in cited) if lead is not None]
-        framed: list[list[Finding]] = [[f for f in disagreement(lead) if f.reason not in found]
-                                       if lead != said else [] for lead in leads]
+        said = {f.reason for f in findings}
+        leads = [lead for lead in (_lead_in(item.quote, chunk) for chunk in cited) if lead is not None]
+        framed: list[list[Finding]] = [[f for f in disagreement(lead) if f.reason not in said]
+                                       if lead != item.quote else [] for lead in leads]
         if judged:
             framed = [[f for f in found if f.reason not in JUDGE_READS] for found in framed]
         if framed:
@@ -311,7 +295,7 @@ def _verify_item(
     # verified only by a quote that holds it and says most of what the question asks about.
     bare = short and bool(question_stems)
     asked = question_stems - claim.stems
-    on_topic = not bare or (said is not None and len(content_stems(said) & asked) * 2 >= len(asked) > 0)
+    on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
         notes.append("a bare answer is verified only by a quote that holds it and at least half of the question's "
@@ -430,53 +414,16 @@ def _lead_in(quote: str, chunk: Prepared) -> str | None:
     return chunk.ev.text[chunk.tokens[first].start : chunk.tokens[k + len(wanted) - 1].end]
 
 
-def _premise(quote: str, cited: list[Prepared], lex: Lexicon, searched_in: Prepared | None = None) -> str:
-    """What the judge reads the claim against: the quote as its sentence says it (see `_lead_in`), or the
-    sentences support search found in `searched_in`, after the cited chunk's title when they refer by a pronoun
-    ("It was closed in 2019" in "Harlow Bridge"), as the rules let the title name what a pronoun refers to."""
-    found = [(searched_in, quote)] if searched_in is not None else (
-        (chunk, lead) for chunk in cited if (lead := _lead_in(quote, chunk)) is not None)
-    for chunk, text in found:
-        refers = chunk.ev.title and any(t.norm in lex.anaphors for t in tokenise(text))
-        return f"{chunk.ev.title}: {text}" if refers else text
-    return quote
-
-
-def _search_support(claim: Claim, quote: str, cited: list[Prepared], lex: Lexicon,
-                    limit: int) -> tuple[str, Prepared] | None:
-    """Support search: the quote's sentence and the fewest further sentences of the cited chunk that holds it
-    (nearest the quote first, `limit` sentences in all at most) that together state the claim's names and
-    numbers as stage 2 reads them (see `_quote_names`), in the chunk's order and words, and the chunk; None where
-    none do.
-
-    A model quotes the sentence that says what the claim says and leaves out the one that names it ("It halved
-    deaths" after "Drug X was given to 400 patients"): the judge reads them together, and so does every veto."""
-    wanted = [t.norm for t in tokenise(quote)]
+def _premise(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
+    """What the judge reads the claim against: the quote as its sentence says it (see `_lead_in`), after the cited
+    chunk's title when the quote refers by a pronoun ("It was closed in 2019" in "Harlow Bridge"), as the rules
+    let the title name what a pronoun refers to."""
     for chunk in cited:
-        k = chunk.find(wanted)
-        if k is None:
-            continue
-        bounds = sentence_bounds(chunk.ev.text)
-        last = len(bounds) - 1
-        own = set(range(min(chunk.sentence_of[k], last), min(chunk.sentence_of[k + len(wanted) - 1], last) + 1))
-        others = sorted((s for s in range(len(bounds)) if s not in own), key=lambda s: min(abs(s - o) for o in own))
-        for extra in range(1, limit - len(own) + 1):
-            for more in combinations(others[:SEARCH_NEAREST], extra):
-                text = _sentences(chunk.ev.text, bounds, own | set(more))
-                if _quote_names([_quote_support(claim, text, chunk, lex)])[0]:
-                    return text, chunk
-    return None
-
-
-def _sentences(text: str, bounds: list[tuple[int, int]], chosen: set[int]) -> str:
-    """The chosen sentences of `text` in its order: a run of neighbours as the text writes it, a gap as " ... "."""
-    runs: list[list[int]] = []
-    for s in sorted(chosen):
-        if runs and runs[-1][-1] == s - 1:
-            runs[-1].append(s)
-        else:
-            runs.append([s])
-    return " ... ".join(text[bounds[run[0]][0] : bounds[run[-1]][1]] for run in runs)
+        lead = _lead_in(quote, chunk)
+        if lead is not None:
+            refers = chunk.ev.title and any(t.norm in lex.anaphors for t in tokenise(lead))
+            return f"{chunk.ev.title}: {lead}" if refers else lead
+    return quote
 
 
 def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list[bool]:
