@@ -300,3 +300,23 @@ def test_an_answer_whose_judge_fails_keeps_the_rules_label_and_says_why(server: 
     assert server.requests  # the judge was asked, and failed
     assert got.label is rules.label and got.verifier_policy_hash == rules.verifier_policy_hash
     assert got.n_entailed == 0 and any(n.startswith("verified by the rules alone:") for n in got.notes)
+
+
+def test_the_judge_never_leaves_a_claim_below_the_rules_label() -> None:
+    # The rules cannot read the two-sentence quote as restating the claim, so they verify the claim by its span;
+    # a judge that accepts the quote exposes it to the quote's vetoes (the claim drops "When a delivery fails"),
+    # which must not take the span's verdict away: the judge only ever adds support.
+    text = ("When a delivery fails, Courier retries it 5 times. The webhook retry schedule is 1 minute, 10 minutes, "
+            "1 hour, 6 hours, and 24 hours after the original attempt. After the fifth retry fails, the delivery is "
+            "marked as failed.")
+    claim = ("Courier retries it 5 times. The webhook retry schedule is 1 minute, 10 minutes, 1 hour, 6 hours, and "
+             "24 hours after the original attempt.")
+    quote = f"When a delivery fails, {claim}"
+    evidence = [{"id": "E1", "title": "Webhooks", "text": text}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    question = "What is the webhook retry schedule after a failed delivery?"
+    rules = verify_answer(question, "claim_lattice", evidence, answer)
+    judged = verify_answer(question, "claim_lattice", evidence, answer, judge=TableJudge({claim: 0.95}))
+    assert rules.label is Label.STRICT and rules.claims[0].verdict is Verdict.VERIFIED_SPAN
+    assert judged.claims[0].entailment == pytest.approx(0.95)  # the judge was asked, and accepted
+    assert judged.label is Label.STRICT and judged.claims[0].verdict is Verdict.VERIFIED_SPAN

@@ -302,7 +302,9 @@ def _verify_item(
                      "content words (besides the answer's own)")
     if quote_ok and entities.passed and backs_claim and agrees and on_topic:
         verdict = Verdict.VERIFIED_ENTAILED if judged else Verdict.VERIFIED_QUOTE
-    elif span.passed and entities.passed and not bare and agrees:  # never over its own quote's disagreement
+    # never over its own quote's disagreement, unless only the judge let the quote back the claim: a veto on what the
+    # judge accepted leaves the claim where the rules alone leave it (the judge only ever adds support)
+    elif span.passed and entities.passed and not bare and (agrees or judged):
         verdict = Verdict.VERIFIED_SPAN
     elif quote_ok or span.passed or paraphrase.passed:
         verdict = Verdict.PARTIAL
