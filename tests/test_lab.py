@@ -31,7 +31,7 @@ from arborist.lab.report import load_rows
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import AnswerPolicy, build_policy
-from arborist.verify import VerifierPolicy
+from arborist.verify import VerifierPolicy, verifier_policy_hash
 
 DOCS = [
     {"id": "paris", "title": "Paris", "text": "Paris is the capital of France. It lies on the Seine river."},
@@ -413,3 +413,29 @@ def test_question_ids_select_and_unknown_ids_are_refused(tmp_path: Path, inputs:
     ids.write_text("q1\nq9\n", encoding="utf-8")
     with pytest.raises(InputError, match="'q9'"):
         do_run(request(tmp_path, inputs, question_ids=ids))
+
+
+def test_a_row_the_judge_failed_on_is_labelled_by_the_rules_and_validate_names_it(
+        tmp_path: Path, inputs: tuple[Path, Path]) -> None:
+    from arborist.verify.judge import JudgeSpec
+    from fault_server import FaultServer
+
+    server = FaultServer().start()
+    try:
+        for _ in range(8):
+            server.queue("400")  # the served judge fails at once (a client error is not retried)
+        spec = JudgeSpec(kind="openai", model="judge", threshold=0.7, base_url=server.base_url)
+        paraphrase = claim("France has its seat of government in Paris.", quote="Paris is the capital of France.")
+        run_dir, status, _ = do_run(request(tmp_path, inputs, limit=1,
+                                            verifier=VerifierPolicy(entailment=spec)), paraphrase)
+        assert server.requests  # the judge was asked, and failed
+    finally:
+        server.stop()
+    assert status.state == "complete"  # the answer was kept, labelled by the rules alone
+    rules_hash = verifier_policy_hash(VerifierPolicy())
+    (row,) = rows_of(run_dir)
+    assert row["verifier"]["policy_hash"] == rules_hash != json.loads((run_dir / "config.json").read_text())[
+        "verifier_policy_hash"]
+    rederived = next(c for c in validate_run(run_dir) if c.name == "rows re-derived")
+    assert not rederived.ok and "labelled by the rules alone" in rederived.detail
+    assert "re-verified" not in rederived.detail  # re-derived as it was labelled, so its label agrees

@@ -35,6 +35,7 @@ from arborist.lab.diagnosis import PathView, answer_text, diagnose
 from arborist.lab.report import summary_files
 from arborist.lab.rows import Row, sources_of
 from arborist.lab.runfiles import CHUNKS, EVALUATION
+from arborist.verify import verifier_policy_hash
 
 CORPUS = "inputs/corpus.json"
 INDEXES = "indexes/indexes.json"
@@ -174,6 +175,17 @@ def row_problems(row: Row, question: Question, store: CorpusStore, cfg: RunConfi
     if row.answer.text != (text or ""):
         problems.append("its answer text is not what its parsed answer asserts")
     v = cfg.verifier_policy
+    labelled_by = row.verifier.policy_hash
+    if labelled_by is not None and labelled_by != cfg.verifier_policy_hash:
+        rules = v.model_copy(update={"entailment": None})
+        if v.entailment is not None and labelled_by == verifier_policy_hash(rules):
+            problems.append("labelled by the rules alone: the entailment judge failed when it was verified (its "
+                            "record's notes say why), so its label is not the run's verifier's; ask it again in a "
+                            "new run once the judge works")
+            v = rules  # re-derived as it was labelled
+        else:
+            problems.append(f"labelled by verifier policy {labelled_by[:19]}…, not the run's "
+                            f"{cfg.verifier_policy_hash[:19]}…")
     weights = corpus_weights(store, row.question) if v.answerability_threshold > 0 else None
     verification = verify_contract_answer(row.question, row.mode, contract, evidence, v, weights)
     got = (verification.label.value, [r.value for r in verification.reasons], verification.audit_mode.value)

@@ -60,6 +60,9 @@ class VerifierPart(BaseModel):
     reasons: list[str]
     audit_mode: str | None
     guard_warning: bool
+    policy_hash: str | None = Field(default=None, description="the verifier policy that labelled the row: the "
+                                    "run's, or the rules' alone where the entailment judge failed (rows written "
+                                    "before this field: unknown)")
 
 
 class TokenPart(BaseModel):
@@ -227,6 +230,7 @@ def build_row(
         verifier=VerifierPart(
             label=v.label.value if v else None, reasons=[r.value for r in v.reasons] if v else [],
             audit_mode=v.audit_mode.value if v else None, guard_warning=bool(v and v.guard.answerability_warning),
+            policy_hash=v.verifier_policy_hash if v else None,
         ),
         gold_answers=question.answers,
         diagnosis=diagnose(question, path),
