@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import json
 import re
@@ -28,25 +27,13 @@ from arborist.verify import (
 )
 from arborist.verify.judge import JudgeError, JudgeSpec
 from fault_server import FaultServer
+from judges import TableJudge
 from test_models_local import ready_or_skip
 
 PASSAGE = ("The Harlow Bridge opened in 1932. It was closed to traffic in 2019 after engineers found cracks in its "
            "main span. A ferry now carries cars across.")
 QUOTE = "It was closed to traffic in 2019 after engineers found cracks in its main span."
 QUESTION = "Why was the Harlow Bridge closed?"
-
-
-class TableJudge:
-    """A judge for tests of the code around it: scores by hypothesis, and a record of what it was asked."""
-
-    def __init__(self, scores: dict[str, float], threshold: float = 0.7) -> None:
-        self.spec = JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=threshold)
-        self.scores = scores
-        self.asked: list[tuple[str, str]] = []
-
-    def score(self, premise: str, hypothesis: str) -> float:
-        self.asked.append((premise, hypothesis))
-        return self.scores[hypothesis]
 
 
 def verify(claim: str, judge: TableJudge | None, quote: str = QUOTE) -> Any:
@@ -232,12 +219,26 @@ GUARD_TABLES: list[tuple[str, str, Callable[[Any], Any]]] = [
     ("arborist.guards.missed_answer", "_CONNECTORS", lambda v: v | {"perchance"}),
     ("arborist.guards.instruction", "PHRASE_PATTERNS", lambda v: {**v, "perchance": r"\bperchance\b"}),
     ("arborist.guards.directives", "_ACCENTS", lambda v: {**v, "ý": "[yý]"}),
-    # Tables of dataclasses: each entry is hashed by its fields (they hashed to empty placeholders before).
-    ("arborist.guards.directives", "DIRECTIVE_VERBS",
-     lambda v: (dataclasses.replace(v[0], forms=(*v[0].forms, "perchance")), *v[1:])),
-    ("arborist.guards.directives", "FRAMES",
-     lambda v: {**v, "en": dataclasses.replace(v["en"], openers=v["en"].openers + "|perchance")}),
+    # the directive verbs reach the hash as the patterns compiled from them (see the next test)
+    ("arborist.guards.instruction", "INSTRUCTION_PATTERNS", lambda v: {**v, "directive.en.perchance": r"\bperchance\b"}),
 ]
+
+
+def test_a_directive_verbs_words_reach_the_patterns_the_hash_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from arborist.guards import directives
+
+    before = directives.directive_patterns()
+    verbs = directives.DIRECTIVE_VERBS
+    monkeypatch.setattr(directives, "DIRECTIVE_VERBS",
+                        (dataclasses.replace(verbs[0], forms=(*verbs[0].forms, "perchance")), *verbs[1:]))
+    directives.directive_patterns.cache_clear()
+    try:
+        assert directives.directive_patterns() != before
+    finally:
+        monkeypatch.undo()
+        directives.directive_patterns.cache_clear()
 
 
 @pytest.mark.parametrize(("module_name", "name", "change"), GUARD_TABLES, ids=[f"{m}.{n}" for m, n, _ in GUARD_TABLES])
@@ -263,7 +264,6 @@ def test_every_guard_module_is_among_the_verifiers_rule_modules() -> None:
 
     guards = Path(__file__).resolve().parents[1] / "src" / "arborist" / "guards"
     on_disk = {f"arborist.guards.{p.stem}" for p in guards.glob("*.py") if p.stem != "__init__"}
-    assert on_disk == {"arborist.guards.directives", "arborist.guards.instruction", "arborist.guards.missed_answer"}
     assert on_disk <= set(rule_modules())
     assert "arborist.verify.lexicon" in rule_modules()
     assert "arborist.verify.catalogue" not in rule_modules()  # its examples document the rules; they decide nothing

@@ -6,7 +6,7 @@ import pytest
 from pairs import lattice
 
 from arborist.verify import Label, Reason, Verdict, verify_answer
-from arborist.verify.judge import JudgeSpec
+from judges import TableJudge
 
 
 @pytest.mark.parametrize(
@@ -143,19 +143,6 @@ def test_decades_of_a_life_and_gerund_and_fronted_parts(claim: str, quote: str, 
     assert (v.label is Label.STRICT) is strict, v.claims[0].reasons
 
 
-class FixedJudge:
-    """An entailment judge for the code around it: one score for everything, and a record of what it read."""
-
-    def __init__(self, score: float) -> None:
-        self.spec = JudgeSpec(kind="local", model="fixed", sha256="2" * 64, threshold=0.7)
-        self.value = score
-        self.asked: list[tuple[str, str]] = []
-
-    def score(self, premise: str, hypothesis: str) -> float:
-        self.asked.append((premise, hypothesis))
-        return self.value
-
-
 def test_a_part_its_quote_may_state_in_other_words_is_the_judges_to_read() -> None:
     # restating a claim is every part of it, so a part the quote states in other words ("cuts LDL levels" for
     # "reduces cholesterol") fails lexical restatement; with a judge, that is the judge's question (stage 3)
@@ -164,8 +151,9 @@ def test_a_part_its_quote_may_state_in_other_words_is_the_judges_to_read() -> No
     evidence = [{"id": "E1", "title": "Trial", "text": quote}]
     answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
     assert Reason.PART_UNSTATED in verify_answer(claim, "claim_lattice", evidence, answer).claims[0].reasons
-    judge = FixedJudge(0.9)
+    judge = TableJudge({claim: 0.9})
     accepted = verify_answer(claim, "claim_lattice", evidence, answer, judge=judge)
     assert accepted.claims[0].verdict is Verdict.VERIFIED_ENTAILED and judge.asked == [(quote, claim)]
-    refused = verify_answer(claim, "claim_lattice", evidence, answer, judge=FixedJudge(0.2)).claims[0]
+    refused = verify_answer(claim, "claim_lattice", evidence, answer, judge=TableJudge({claim: 0.2})).claims[0]
     assert {Reason.PART_UNSTATED, Reason.NOT_ENTAILED} <= set(refused.reasons) and refused.decided_by == "support"
+    assert "the claim adds 'reduces cholesterol'; its quote states none of its words" in refused.notes

@@ -51,11 +51,12 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import Field
 from functools import lru_cache
-from typing import Any, ClassVar, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from arborist.guards.directives import directive_patterns
+from arborist.guards.evidence import EvidenceLike
 from arborist.text import sentence_bounds
 
 _LEAD = r"(?:all|any|the|your|my|these|those|of|every|each|previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|other|existing|given|safety)"
@@ -97,18 +98,6 @@ _CONFUSABLES = str.maketrans(
     "abeekmhopctyxiijs"
     "dlgabeikvoptuxvqw",
 )
-
-
-class EvidenceLike(Protocol):
-    """An evidence chunk as the guard reads it (`arborist.verify.schema.Evidence` is one)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
 
 
 class ItemLike(Protocol):

@@ -42,6 +42,8 @@ from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from arborist.guards.evidence import EvidenceLike
+
 _DENY_VERBS = (
     r"say|says|state|states|mention|mentions|specify|specifies|list|lists|provide|provides|include|includes|contain|"
     r"contains|name|names|identify|identifies|indicate|indicates|give|gives|discuss|discusses|describe|describes|"
@@ -90,13 +92,6 @@ class TokenLike(Protocol):
 
 TokenT = TypeVar("TokenT", bound=TokenLike)
 TokenT_co = TypeVar("TokenT_co", bound=TokenLike, covariant=True)
-
-
-class EvidenceLike(Protocol):
-    @property
-    def id(self) -> str: ...
-    @property
-    def text(self) -> str: ...
 
 
 class ChunkLike(Protocol[TokenT_co]):

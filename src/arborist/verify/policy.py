@@ -9,7 +9,6 @@ same hash in every process whatever order its fields were given in.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import pkgutil
@@ -221,15 +220,11 @@ def _one_line(exc: ValidationError) -> str:
 
 
 def _canonical(value: object) -> object:
-    """A table as JSON data: sets sorted, patterns as their source, dataclass instances and frozen pydantic models
-    by their fields (so a word added to a table of `DirectiveVerb`s moves the hash), anything else that is not
-    plain data None."""
+    """A table as JSON data: sets sorted, patterns as their source, anything else that is not plain data None.
+    (A table of objects, such as the directive verbs, is hashed through the patterns compiled from it: the guard's
+    `INSTRUCTION_PATTERNS`; its entries also hold examples, which document a rule and decide nothing.)"""
     if isinstance(value, str | int | float | bool) or value is None:
         return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _canonical({f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
-    if isinstance(value, BaseModel) and value.model_config.get("frozen"):
-        return _canonical(value.model_dump())
     if isinstance(value, re.Pattern):
         return {"pattern": value.pattern, "flags": int(value.flags)}
     if isinstance(value, frozenset | set):
@@ -273,7 +268,7 @@ def rule_tables_digest() -> str:
             if data is not None:
                 seen.add(id(value))
                 tables.append([module_name, name, data])
-    return tagged_digest("arborist-verifier-rules/3", tables)
+    return tagged_digest("arborist-verifier-rules/2", tables)
 
 
 def verifier_policy_hash(policy: VerifierPolicy | None = None) -> str:

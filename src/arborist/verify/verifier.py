@@ -220,8 +220,8 @@ def _verify_item(
     named = _quote_names(supports)
     backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, named, policy))
     # restated word for word but for a part its quote may state in other words: the judge's to read, where there is one
-    parted = (judge is not None and backs_claim and mode != "quote" and policy.polarity_checks
-              and bool(_unstated_parts(supports, lex)))
+    parted = (_unstated_parts(supports, lex) if judge is not None and backs_claim and mode != "quote"
+              and policy.polarity_checks else [])
     backs_claim = backs_claim and not parted
     # Stage 3 by the judge: a genuine quote that holds the claim's names and numbers (stage 2) but that the claim
     # does not restate word for word. What it accepts still meets every veto below.
@@ -237,6 +237,7 @@ def _verify_item(
             failures.append(Reason.NOT_ENTAILED)
             if parted:
                 failures.append(Reason.PART_UNSTATED)
+                notes.append(_part_note(parted))
     judged = score is not None and backs_claim
     replaced = subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
@@ -270,8 +271,7 @@ def _verify_item(
         if added:
             backs_claim = False
             failures.append(Reason.PART_UNSTATED)
-            notes.append(f"the claim adds {', '.join(repr(a) for a in added)}; its quote states none of "
-                         f"{'its' if len(added) == 1 else 'their'} words")
+            notes.append(_part_note(added))
     agrees = True
     if quote_ok and backs_claim and mode != "quote" and item.quote is not None and disagreement is not None:
         # the quote's own findings always count; its sentence's lead-in may only add to them (the framing of the
@@ -443,6 +443,11 @@ def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], n
         if names and paraphrase.passed:
             return True
     return False
+
+
+def _part_note(added: list[str]) -> str:
+    return (f"the claim adds {', '.join(repr(a) for a in added)}; its quote states none of "
+            f"{'its' if len(added) == 1 else 'their'} words")
 
 
 def _kin(quote: Prepared, lex: Lexicon) -> frozenset[str]:

@@ -1,0 +1,18 @@
+"""Entailment judges for tests of the code around a judge (the real ones are tested in test_entailment.py)."""
+
+from __future__ import annotations
+
+from arborist.verify.judge import JudgeSpec
+
+
+class TableJudge:
+    """A judge for tests of the code around it: scores by hypothesis, and a record of what it was asked."""
+
+    def __init__(self, scores: dict[str, float], threshold: float = 0.7) -> None:
+        self.spec = JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=threshold)
+        self.scores = scores
+        self.asked: list[tuple[str, str]] = []
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        self.asked.append((premise, hypothesis))
+        return self.scores[hypothesis]
