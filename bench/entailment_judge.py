@@ -28,7 +28,7 @@ from typing import Any
 
 from _common import require_shared_data
 from arborist.entailment import load_judge, spec_for
-from arborist.verify import Label, verify_answer
+from arborist.verify import Label, Reason, Verification, verify_answer
 from arborist.verify.judge import Judge, JudgeSpec
 from judge_prompts import CANDIDATES
 from verifier_scifact import cases as scifact_cases
@@ -55,9 +55,23 @@ def handwritten_cases(path: Path = HERE / "data" / "handwritten_pairs.jsonl") ->
                         "abstained_requests": []}} for k, r in enumerate(rows)]
 
 
+def verified(items: list[dict[str, Any]], judge: Judge | None) -> list[Verification]:
+    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], None, judge=judge) for c in items]
+
+
 def labels(items: list[dict[str, Any]], judge: Judge | None) -> list[Label]:
-    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], None, judge=judge).label
-            for c in items]
+    return [v.label for v in verified(items, judge)]
+
+
+def judge_routes(items: list[dict[str, Any]], rules: list[Verification], judged: list[Verification]) -> str:
+    """What the judge made STRICT that the rules alone did not, per human label and per route: a claim restated
+    but for a part (the rules' reasons hold PART_UNSTATED) or a quote the claim does not restate."""
+    routes: Counter[tuple[str, str]] = Counter()
+    for c, r, j in zip(items, rules, judged, strict=True):
+        if j.label is Label.STRICT and r.label is not Label.STRICT:
+            parted = any(Reason.PART_UNSTATED in claim.reasons for claim in r.claims)
+            routes[("restated but for a part" if parted else "not restated", c["human"])] += 1
+    return "; ".join(f"{route}: {human} {n}" for (route, human), n in sorted(routes.items())) or "none"
 
 
 def figures(items: list[dict[str, Any]], got: list[Label], good: str) -> dict[str, Any]:
@@ -101,7 +115,9 @@ def main() -> None:
         items = items[: args.limit] if args.limit else items
         print(f"\n## {name}: {len(items)} cases\n\n| verifier | STRICT per human label | precision |\n|---|---|---|")
         rows_out: dict[str, Any] = {}
-        rows_out["none"] = figures(items, labels(items, None), good)
+        routes: dict[float, str] = {}
+        rules = verified(items, None)
+        rows_out["none"] = figures(items, [v.label for v in rules], good)
         print(line("rules only (--entailment none)", rows_out["none"]), flush=True)
         ceiling = AcceptAll()
         rows_out["accept-all"] = figures(items, labels(items, ceiling), good)
@@ -112,9 +128,14 @@ def main() -> None:
             spec = spec.model_copy(update={"prompt_digest": prompt.digest})
             judge = load_judge(spec, prompt=prompt)
             start = time.monotonic()
-            rows_out[f"judge@{t:g}"] = figures(items, labels(items, judge), good)
+            judged = verified(items, judge)
+            rows_out[f"judge@{t:g}"] = figures(items, [v.label for v in judged], good)
             took = time.monotonic() - start
             print(line(f"rules + {spec.model} judge ({args.prompt} prompt) at {t:g} ({took:.0f} s)", rows_out[f"judge@{t:g}"]), flush=True)
+            routes[t] = judge_routes(items, rules, judged)
+        print("\nSTRICT by the judge that the rules alone leave short of it, by route:")
+        for t, split in routes.items():
+            print(f"- at {t:g}: {split}")
         out[name] = rows_out
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")

@@ -39,7 +39,9 @@ class Recorder:
 
 
 def negated(claim: str) -> str:
-    head = claim if claim[:2].isupper() else claim[:1].lower() + claim[1:]
+    """'It is not true that' before the claim, its first letter lowered unless its first word is an acronym."""
+    first = claim.split()[0] if claim.split() else ""
+    head = claim if len(first) > 1 and first.isupper() else claim[:1].lower() + claim[1:]
     return f"It is not true that {head}"
 
 
