@@ -65,13 +65,17 @@ def labels(items: list[dict[str, Any]], judge: Judge | None) -> list[Label]:
 
 def judge_routes(items: list[dict[str, Any]], rules: list[Verification], judged: list[Verification]) -> str:
     """What the judge made STRICT that the rules alone did not, per human label and per route: a claim restated
-    but for a part (the rules' reasons hold PART_UNSTATED) or a quote the claim does not restate."""
+    but for a part (the rules' reasons hold PART_UNSTATED) or a quote the claim does not restate; and how many
+    labels the judge left below the rules' own (it only ever adds support, so none)."""
     routes: Counter[tuple[str, str]] = Counter()
     for c, r, j in zip(items, rules, judged, strict=True):
         if j.label is Label.STRICT and r.label is not Label.STRICT:
             parted = any(Reason.PART_UNSTATED in claim.reasons for claim in r.claims)
             routes[("restated but for a part" if parted else "not restated", c["human"])] += 1
-    return "; ".join(f"{route}: {human} {n}" for (route, human), n in sorted(routes.items())) or "none"
+    rank = {Label.STRICT: 3, Label.HYBRID: 2, Label.UNGROUNDED: 1, Label.ABSTAINED: 0}
+    lower = sum(rank[j.label] < rank[r.label] for r, j in zip(rules, judged, strict=True))
+    split = "; ".join(f"{route}: {human} {n}" for (route, human), n in sorted(routes.items())) or "none"
+    return f"{split} (labels below the rules' own: {lower})"
 
 
 def figures(items: list[dict[str, Any]], got: list[Label], good: str) -> dict[str, Any]:
