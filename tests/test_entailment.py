@@ -52,7 +52,7 @@ def test_a_paraphrase_the_rules_cannot_read_is_verified_by_the_judge() -> None:
     claim = v.claims[0]
     assert v.label is Label.STRICT and v.n_entailed == 1
     assert claim.verdict is Verdict.VERIFIED_ENTAILED and claim.decided_by == "judge"
-    assert claim.entailment == pytest.approx(0.93)
+    assert claim.entailment == pytest.approx(0.93) and claim.decision == "judge 0.93"
     # the quote as its sentence says it (after the title its pronoun refers to), and the claim
     assert judge.asked == [(f"Harlow Bridge: {QUOTE}", PARAPHRASE)]
     assert any("entailment judge" in n for n in claim.notes)
@@ -62,6 +62,7 @@ def test_a_low_score_leaves_the_claim_unverified_and_says_why() -> None:
     v = verify(PARAPHRASE, TableJudge({PARAPHRASE: 0.2}))
     assert v.label is Label.UNGROUNDED
     assert Reason.NOT_ENTAILED in v.claims[0].reasons and v.claims[0].decided_by == "support"
+    assert v.claims[0].decision == "failed support"
 
 
 def test_a_rule_veto_beats_the_judge() -> None:

@@ -39,7 +39,7 @@ def test_single_case_text_output() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert out.startswith("case 0: STRICT  audit EVIDENCE-WARRANTED  verified 1/1")
-    assert "claim 0 [E1] VERIFIED_QUOTE" in out
+    assert "claim 0 [E1] VERIFIED_QUOTE (rules)" in out  # what decided the verdict
     assert "abstained: The evidence does not mention" in out
     assert "reasons: PARTIAL_ABSTENTION, MISSED_ANSWER_SUSPECTED" in out
     assert "guard: answerability warning: E1@85 'Vento di Sale'; E1@102 'Notte Chiara'; E1@121 'Il Faro'" in out

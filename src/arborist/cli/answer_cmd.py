@@ -64,7 +64,8 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
         ids = ", ".join(claim["evidence_ids"])
         if cv and cv.reanchored_from:
             ids = f"{', '.join(cv.evidence_ids)}; cited as {ids}"
-        verdict = f"  {cv.verdict.value}{' ' + ','.join(r.value for r in cv.reasons) if cv.reasons else ''}" if cv else ""
+        verdict = (f"  {cv.verdict.value}{f' ({cv.decision})' if cv.decision else ''}"
+                   f"{' ' + ','.join(r.value for r in cv.reasons) if cv.reasons else ''}") if cv else ""
         click.echo(f"  * {claim['text']}  [{ids}]{verdict}")
         if claim.get("quote"):
             click.echo(f'      "{claim["quote"]}"')

@@ -71,7 +71,8 @@ def _print_text(index: int, v: Verification) -> None:
     for c in v.claims:
         ids = ",".join(c.evidence_ids) or "-"
         reasons = f"  {', '.join(c.reasons)}" if c.reasons else ""
-        click.echo(f"  claim {c.index} [{ids}] {c.verdict}{reasons}")
+        decision = f" ({c.decision})" if c.decision else ""
+        click.echo(f"  claim {c.index} [{ids}] {c.verdict}{decision}{reasons}")
         for note in c.notes:
             click.echo(f"    {note}")
     for request in v.abstained_requests:

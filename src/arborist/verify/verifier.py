@@ -61,6 +61,16 @@ class ClaimVerification(BaseModel):
     entailment: float | None = None  # the judge's score, where the judge was asked (stage 3; see `judge`)
     decided_by: str = ""  # the stage that decided: "rules", "judge", or the stage that failed
 
+    @property
+    def decision(self) -> str:
+        """What decided the verdict, for a reader: "rules", "judge 0.93", or the stage it failed ("failed names");
+        "" for a record written before claims said."""
+        if self.decided_by == "judge" and self.entailment is not None:
+            return f"judge {self.entailment:.2f}"
+        if self.decided_by in ("", "rules"):
+            return self.decided_by
+        return f"failed {self.decided_by}"
+
 
 class Verification(BaseModel):
     label: Label
