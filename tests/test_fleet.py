@@ -137,6 +137,15 @@ def echo_question(body: Any) -> str:
     return json.dumps({"claims": [{"text": first, "evidence_ids": ["E1"], "quote": ""}], "abstained_requests": []})
 
 
+@pytest.fixture
+def echo_servers() -> Iterator[list[FaultServer]]:
+    """Two servers that answer each request with its question (for the fleet CLI and Ray executor tests)."""
+    started = [FaultServer(reply_for=echo_question).start() for _ in range(2)]
+    yield started
+    for s in started:
+        s.stop()
+
+
 STABLE_DROP = {"run_id", "record_id", "produced_by_run", "timings", "provider_timings", "server", "trace"}
 
 

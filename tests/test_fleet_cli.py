@@ -7,7 +7,7 @@ The servers are real HTTP servers on 127.0.0.1 (tests/fault_server.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,18 +16,10 @@ from click.testing import Result
 from arborist.lab.checks import validate_run
 from arborist.lab.report import load_rows
 from fault_server import FaultServer
-from test_fleet import echo_question, inputs  # noqa: F401 -- the fixture is used by name
+from test_fleet import echo_servers, inputs  # noqa: F401 -- the fixtures are used by name
 from test_lab import LEXICAL, QUESTIONS
 
 ASKING = [("query",), ("ask",), ("lab", "run"), ("lab", "sweep"), ("lab", "layout-bench"), ("lab", "sentinel-run")]
-
-
-@pytest.fixture
-def servers() -> Iterator[list[FaultServer]]:
-    started = [FaultServer(reply_for=echo_question).start() for _ in range(2)]
-    yield started
-    for s in started:
-        s.stop()
 
 
 def lexical_flags() -> list[str]:
@@ -72,21 +64,21 @@ def test_a_servers_file_without_a_server_or_with_a_bad_url_is_refused(
 
 
 def test_query_over_a_fleet_names_the_server_that_answered(
-        servers: list[FaultServer], run_cli: Callable[..., Result], demo_db: Path) -> None:
+        echo_servers: list[FaultServer], run_cli: Callable[..., Result], demo_db: Path) -> None:  # noqa: F811
     result = run_cli("query", "What is the capital of France?", "--db", demo_db, "-m", "m", "--json",
-                     *[f for s in servers for f in ("--server", s.base_url)], "--per-server", "1")
+                     *[f for s in echo_servers for f in ("--server", s.base_url)], "--per-server", "1")
     assert result.exit_code == 0, result.stderr
     record = json.loads(result.stdout)
-    assert record["completion"]["server"] in {s.base_url for s in servers}
+    assert record["completion"]["server"] in {s.base_url for s in echo_servers}
     assert record["policy"]["model_id"] == "openai:m@fleet"
-    assert sum(len(s.requests) for s in servers) == 1
+    assert sum(len(s.requests) for s in echo_servers) == 1
 
 
 def test_lab_run_over_a_servers_file_records_the_fleet_and_status_counts_rows_per_server(
-        tmp_path: Path, inputs: tuple[Path, Path], servers: list[FaultServer],  # noqa: F811
+        tmp_path: Path, inputs: tuple[Path, Path], echo_servers: list[FaultServer],  # noqa: F811
         run_cli: Callable[..., Result]) -> None:
     listing = tmp_path / "servers.txt"
-    listing.write_text("# the fleet\n" + "".join(f"{s.base_url}\n" for s in servers))
+    listing.write_text("# the fleet\n" + "".join(f"{s.base_url}\n" for s in echo_servers))
     corpus, evaluation = inputs
     result = run_cli("lab", "run", "--corpus", corpus, "--evaluation", evaluation, "--out", tmp_path / "runs",
                      "--cache-directory", tmp_path / "cache", "-m", "m", "--servers-file", listing,
@@ -94,7 +86,7 @@ def test_lab_run_over_a_servers_file_records_the_fleet_and_status_counts_rows_pe
     assert result.exit_code == 0, result.stderr
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     cfg = json.loads((run_dir / "config.json").read_text())
-    assert cfg["model"]["servers"] == [s.base_url for s in servers] and cfg["model"]["per_server"] == 3
+    assert cfg["model"]["servers"] == [s.base_url for s in echo_servers] and cfg["model"]["per_server"] == 3
     assert cfg["generation_workers"] == 6  # by default the fleet's capacity: 2 servers x 3
     rows = load_rows(run_dir)[0]
     assert len(rows) == len(QUESTIONS) and all(c.ok for c in validate_run(run_dir))
@@ -110,11 +102,11 @@ def test_lab_run_over_a_servers_file_records_the_fleet_and_status_counts_rows_pe
 
 
 def test_a_continued_fleet_run_goes_back_to_its_servers(
-        tmp_path: Path, inputs: tuple[Path, Path], servers: list[FaultServer],  # noqa: F811
+        tmp_path: Path, inputs: tuple[Path, Path], echo_servers: list[FaultServer],  # noqa: F811
         run_cli: Callable[..., Result]) -> None:
     """A continued run takes the fleet from config.json unless --server names another (servers change no row)."""
     corpus, evaluation = inputs
-    first, second = servers
+    first, second = echo_servers
     first.queue(*["503"] * 50)  # every call of the first run fails: its rows are recorded failures
     result = run_cli("lab", "run", "--corpus", corpus, "--evaluation", evaluation, "--out", tmp_path / "runs",
                      "--cache-directory", tmp_path / "cache", "-m", "m", "--server", first.base_url,

@@ -27,7 +27,7 @@ from arborist.models.registry import ProviderRecipe
 from arborist.policy.answer import AnswerPolicy
 from fault_server import FaultServer
 from ray_workers import ray_workers_of_this_process
-from test_fleet import echo_question, inputs  # noqa: F401 -- the fixture is used by name
+from test_fleet import echo_servers, inputs  # noqa: F401 -- the fixtures are used by name
 from test_lab import LEXICAL, QUESTIONS
 
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'arborist[ray]')")
@@ -42,14 +42,6 @@ def cluster() -> Iterator[None]:
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
-
-
-@pytest.fixture
-def servers() -> Iterator[list[FaultServer]]:
-    started = [FaultServer(reply_for=echo_question).start() for _ in range(2)]
-    yield started
-    for s in started:
-        s.stop()
 
 
 def run(tmp_path: Path, inputs: tuple[Path, Path], name: str, urls: list[str],  # noqa: F811
@@ -75,8 +67,8 @@ def audited(tmp_path: Path, name: str, run_dir: Path) -> bool:
 
 
 def test_a_ray_run_writes_the_rows_an_in_process_run_writes(
-        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], servers: list[FaultServer]) -> None:  # noqa: F811
-    urls = [s.base_url for s in servers]
+        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], echo_servers: list[FaultServer]) -> None:  # noqa: F811
+    urls = [s.base_url for s in echo_servers]
     here = run(tmp_path, inputs, "here", urls, None, workers=1)
     executor = RayExecutor(ProviderRecipe("m", servers=tuple(urls), per_server=1))
     there = run(tmp_path, inputs, "ray", urls, executor, workers=2)
@@ -92,8 +84,8 @@ def test_a_ray_run_writes_the_rows_an_in_process_run_writes(
 
 
 def test_a_worker_killed_mid_task_is_retried_and_every_row_is_written_once(
-        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], servers: list[FaultServer]) -> None:  # noqa: F811
-    urls = [s.base_url for s in servers]
+        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], echo_servers: list[FaultServer]) -> None:  # noqa: F811
+    urls = [s.base_url for s in echo_servers]
     here = run(tmp_path, inputs, "here", urls, None, workers=1)
     killed: list[int] = []
 
@@ -105,7 +97,7 @@ def test_a_worker_killed_mid_task_is_retried_and_every_row_is_written_once(
             killed.append(victims[0])
             os.kill(victims[0], signal.SIGKILL)
 
-    for s in servers:
+    for s in echo_servers:
         s.on_request = kill_a_worker
     executor = RayExecutor(ProviderRecipe("m", servers=tuple(urls), per_server=1))
     there = run(tmp_path, inputs, "ray", urls, executor, workers=2)
@@ -119,13 +111,13 @@ def test_a_worker_killed_mid_task_is_retried_and_every_row_is_written_once(
 
 
 def test_lab_run_with_the_ray_executor_records_it_and_status_counts_rows_per_worker(
-        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], servers: list[FaultServer],  # noqa: F811
+        cluster: None, tmp_path: Path, inputs: tuple[Path, Path], echo_servers: list[FaultServer],  # noqa: F811
         run_cli: Callable[..., Result]) -> None:
     """The CLI joins the Ray connection this process already has (the module's cluster)."""
     corpus, evaluation = inputs
     result = run_cli("lab", "run", "--corpus", corpus, "--evaluation", evaluation, "--out", tmp_path / "runs",
                      "--cache-directory", tmp_path / "cache", "-m", "m", "--executor", "ray",
-                     *[f for s in servers for f in ("--server", s.base_url)], "--routes", LEXICAL["routes"], "--json")
+                     *[f for s in echo_servers for f in ("--server", s.base_url)], "--routes", LEXICAL["routes"], "--json")
     assert result.exit_code == 0, result.stderr
     run_dir = Path(json.loads(result.stdout)["run_dir"])
     assert json.loads((run_dir / "config.json").read_text())["executor"]["kind"] == "ray"
