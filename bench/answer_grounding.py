@@ -1,4 +1,4 @@
-"""Labels you can bet on: answer the demo and SQuAD questions, with and without their gold paragraph.
+"""Labels you can bet on: answer the demo, SQuAD and multi-hop questions, with and without their gold.
 
 Usage:
   .venv/bin/python bench/answer_grounding.py --records FILE.jsonl [--n 30] [--sets demo squad squad-unanswerable] [--reuse OLD.jsonl]
@@ -15,7 +15,10 @@ policy overrides, values read as JSON):
   paragraph (so leaving the gold paragraph out really removes the answer);
 - squad-unanswerable: the same N questions, each asked of a store that holds
   every article except its gold one (not only the gold paragraph: another
-  paragraph of the same article often answers it).
+  paragraph of the same article often answers it);
+- hotpotqa, musique: N multi-hop questions each (../shared/data), seeded, among
+  those whose gold answer occurs in no document but their gold ones;
+  `-unanswerable`: the same N, each asked of a store without its gold documents.
 
 Per set it prints the verifier label against "right": the answer contains
 the gold (the lenient string match of bench/answer_quality.py on what the
@@ -54,6 +57,7 @@ from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.store import open_store
 from arborist.entailment import spec_for
+from arborist.evaluation.importers import import_dataset
 from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
@@ -62,7 +66,9 @@ from arborist.verify import Label, PolicyError, Reason, VerifierPolicy
 from arborist.verify.normalize import tokenise
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
-SETS = ("demo", "squad", "squad-unanswerable")
+MULTIHOP = {"hotpotqa": ("hotpotqa/questions.json", "hotpotqa/corpus.json"),
+            "musique": ("musique/questions.json", "musique/corpus.json")}
+SETS = ("demo", "squad", "squad-unanswerable", *(f"{m}{tail}" for m in MULTIHOP for tail in ("", "-unanswerable")))
 
 
 def squad_questions(n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -90,6 +96,23 @@ def squad_questions(n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[
         if len(chosen) == n:
             break
     return docs, chosen
+
+
+def multihop_questions(name: str, n: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(corpus documents, N questions with their gold source ids) of a multi-hop set, read by the project's own
+    importer, seeded, chosen among questions none of whose golds occurs in a document outside their gold ones
+    (so leaving the gold documents out really removes the answer; this also drops most yes/no comparisons)."""
+    questions, corpus = MULTIHOP[name]
+    data = require_shared_data()
+    imported = import_dataset(name, data / questions, data / corpus)
+    docs = [{"id": d.source_id, "title": d.title, "text": d.text} for d in imported.documents]
+    texts = {d["id"]: d["text"].casefold() for d in docs}
+    unique = [{"id": q.id, "question": q.question, "answers": list(q.answers), "gold": list(q.relevant_source_ids)}
+              for q in imported.evaluation.questions if q.answers and q.relevant_source_ids
+              and not any(a.casefold() in t for a in q.answers for i, t in texts.items()
+                          if i not in q.relevant_source_ids)]
+    random.Random(seed).shuffle(unique)
+    return docs, unique[:n]
 
 
 def fresh(db: Path) -> Path:
@@ -142,6 +165,19 @@ def plan(sets: list[str], n: int, seed: int, work: Path) -> list[tuple[str, Path
             for k, (title, asked) in enumerate(sorted(by_article.items())):
                 kept = [d for d in docs if d["title"] != title]
                 out.append(("squad-unanswerable", build_store(work, f"squad-without-{k}", kept, full), asked))
+    for name in MULTIHOP:
+        if name not in sets and f"{name}-unanswerable" not in sets:
+            continue
+        docs, questions = multihop_questions(name, n, seed)
+        full = build_store(work, name, docs)
+        if name in sets:
+            out.append((name, full, questions))
+        if f"{name}-unanswerable" in sets:
+            # every question asked of a store without its gold documents (one store each: golds differ)
+            for k, q in enumerate(questions):
+                kept = [d for d in docs if d["id"] not in q["gold"]]
+                out.append((f"{name}-unanswerable", build_store(work, f"{name}-without-{k}", kept, full),
+                            [{**q, "answers": []}]))
     return out
 
 
@@ -251,7 +287,8 @@ def cost_report(name: str, costs: list[dict[str, Any]]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
-    ap.add_argument("--n", type=int, default=30, help="SQuAD questions (the same N for both SQuAD sets)")
+    ap.add_argument("--n", type=int, default=30,
+                    help="questions per SQuAD or multi-hop set (the same N with and without the gold)")
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--profile", default="qwen2.5-1.5b")
     ap.add_argument("--set", dest="sets_policy", action="append", default=[], metavar="KEY=VALUE",
@@ -276,15 +313,16 @@ def main() -> None:
         # the stores are rebuilt (no model) so that Rule 13 weighs each question's words over its own corpus
         work = args.out or Path(tempfile.mkdtemp(prefix="arborist-grounding-"))
         work.mkdir(parents=True, exist_ok=True)
+        records = [(path, item, stored) for path in args.from_records for item, stored in stored_records(path)]
         with contextlib.ExitStack() as opened:
             stores = {(name, q["id"]): opened.enter_context(open_store(db))
-                      for name, db, asked in plan(list(SETS), args.n, args.seed, work) for q in asked}
-            for path in args.from_records:
-                for item, stored in stored_records(path):
-                    grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
-                    weights = corpus_weights(stores[(item["set"], item["q"]["id"])], stored.question)
-                    grouped[f"{item['set']} ({path.name}, current verifier)"].append(
-                        (item["q"], verify_record(stored, verifier, weights)))
+                      for name, db, asked in plan(sorted({item["set"] for _, item, _ in records}), args.n, args.seed,
+                                                  work) for q in asked}
+            for path, item, stored in records:
+                grouped[f"{item['set']} ({path.name}, stored labels)"].append((item["q"], stored))
+                weights = corpus_weights(stores[(item["set"], item["q"]["id"])], stored.question)
+                grouped[f"{item['set']} ({path.name}, current verifier)"].append(
+                    (item["q"], verify_record(stored, verifier, weights)))
         for name in sorted(grouped):
             report(name, grouped[name])
         return
