@@ -197,3 +197,82 @@ def test_one_figure_written_two_ways_is_one_number(claim: str, quote: str, stric
 def test_odd_number_text_verifies_without_error(text: str) -> None:
     v, _ = lattice(text, text)
     assert v.label in (Label.STRICT, Label.UNGROUNDED, Label.HYBRID)
+
+
+def _names_answer(claim: str, quote: str, blocks: list[tuple[str, str]], cite: str = "E2"):
+    """The claim over its quote in block `cite`, beside the other blocks (id, text) of one document."""
+    evidence = [{"id": i, "title": "Season review", "text": text} for i, text in blocks]
+    answer = {"claims": [{"text": claim, "evidence_ids": [cite], "quote": quote}], "abstained_requests": []}
+    return verify_answer(claim, "claim_lattice", evidence, answer).claims[0]
+
+
+SEASON = [("E1", "The Broncos signed quarterback Peyton Manning in 2012. Manning led the league in touchdowns."),
+          ("E2", "In week 10, Manning suffered a partial tear in his left foot.")]
+QUOTE = "In week 10, Manning suffered a partial tear in his left foot."
+
+
+def test_a_full_name_is_stated_by_its_last_word_where_the_document_writes_it_in_full() -> None:
+    # the cited block says "Manning"; another block of its document (same title) says "Peyton Manning"
+    c = _names_answer("Peyton Manning suffered a partial tear in his left foot.", QUOTE, SEASON)
+    assert c.verdict is Verdict.VERIFIED_QUOTE, (c.reasons, c.notes)
+    assert any("reads 'Peyton Manning' as 'Manning'" in n for n in c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "blocks"),
+    [
+        # a first name the document never gives
+        ("Eli Manning suffered a partial tear in his left foot.", SEASON),
+        # two people of that name: the short form is theirs to tell apart, not the verifier's
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "The Broncos signed Peyton Manning in 2012; his brother Eli Manning stayed in New York."),
+          SEASON[1]]),
+        # another document's full name does not resolve this one's short form
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E3", "Peyton Manning retired in 2016."), SEASON[1]]),
+        # a name holding the short form that is not the claim's: the firm, not its founder
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning founded Manning Sports in 2012."), SEASON[1]]),
+        # two given names before one surname: two Mannings
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "The brothers Eli and Peyton Manning both played quarterback."), SEASON[1]]),
+        # the short form alone before the full name: another thing of that name
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Manning is a town in Iowa; Peyton Manning was never there."), SEASON[1]]),
+        # the short form introduced as a thing of its own kind, after the full name
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning bought a horse, the stallion Manning, in 2012."), SEASON[1]]),
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning lives near the village of Manning."), SEASON[1]]),
+    ],
+)
+def test_a_short_name_is_not_read_as_a_full_name_its_document_does_not_resolve(claim, blocks) -> None:
+    evidence = [{"id": i, "title": "Other article" if i == "E3" else "Season review", "text": t} for i, t in blocks]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E2"], "quote": QUOTE}], "abstained_requests": []}
+    c = verify_answer(claim, "claim_lattice", evidence, answer).claims[0]
+    assert c.verdict is not Verdict.VERIFIED_QUOTE and Reason.ENTITY_MISSING in c.reasons, c.notes
+    assert not any("reads '" in n for n in c.notes)
+
+
+@pytest.mark.parametrize("told", ["the younger Manning", "Denver's Manning"])
+def test_a_short_name_the_quote_tells_apart_from_others_is_not_resolved(told: str) -> None:
+    # "the younger Manning", "Denver's Manning": one of several, and the verifier cannot tell which
+    quote = f"In week 10, {told} suffered a partial tear in his left foot."
+    c = _names_answer("Peyton Manning suffered a partial tear in his left foot.", quote, [SEASON[0], ("E2", quote)])
+    assert Reason.ENTITY_MISSING in c.reasons and not any("reads '" in n for n in c.notes)
+
+
+def test_a_short_name_may_be_the_first_words_of_a_name() -> None:
+    blocks = [("E1", "Bluefin Robotics makes underwater vehicles. Bluefin sold 40 vehicles in 2022.")]
+    c = _names_answer("Bluefin Robotics sold 40 vehicles in 2022.", "Bluefin sold 40 vehicles in 2022.", blocks, "E1")
+    assert c.verdict is Verdict.VERIFIED_QUOTE, (c.reasons, c.notes)
+
+
+def test_name_runs_join_initials_but_not_sentences() -> None:
+    from arborist.verify.names import name_runs
+    from arborist.verify.normalize import tokenise
+
+    text = "The prize went to J. R. Ellison of Leeds. Okafor met Smith. Jones said so."
+    runs = [" ".join(t.surface for t in run) for run in name_runs(text, tokenise(text))]
+    # "Okafor" and "Jones" open their sentences alone: no names (`name_tokens`); "Smith. Jones" is two sentences
+    assert runs == ["J R Ellison", "Leeds", "Smith"]

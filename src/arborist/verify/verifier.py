@@ -29,6 +29,7 @@ from arborist.verify.checks import (
 )
 from arborist.verify.judge import Judge
 from arborist.verify.lexicon import QUALIFIER_GROUPS, Lexicon
+from arborist.verify.names import read_short, short_names, short_note
 from arborist.verify.normalize import content_stems, is_decade, name_tokens, tokenise
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
@@ -198,7 +199,12 @@ def _verify_item(
         return ClaimVerification(index=item.index, text=item.text, evidence_ids=item.evidence_ids,
                                  verdict=Verdict.UNSUPPORTED, reasons=caps, notes=notes, checks=checks)
 
-    claim = Claim.of(item.text, lex.negators)
+    # a full name its cited chunk states by its last word, as the chunk's document resolves it (see `names`)
+    titles = {c.ev.title for c in cited if c.ev.title}
+    shorts = short_names(item.text, item.quote, cited, [p for i, p in prepared.items() if i in ids or p.ev.title in titles])
+    text = read_short(item.text, shorts)
+    notes += [short_note(name) for name in shorts]
+    claim = Claim.of(text, lex.negators)
     failures: list[Reason] = []
     quote = None
     if item.quote is not None:
@@ -209,9 +215,9 @@ def _verify_item(
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
-    short = mode != "quote" and _bare(item.text) and not states(item.text, lex)
+    short = mode != "quote" and _bare(text) and not states(text, lex)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
-    disagreement = _memo(lambda support: compare(item.text, support, lex, not short)) if policy.polarity_checks else None
+    disagreement = _memo(lambda support: compare(text, support, lex, not short)) if policy.polarity_checks else None
     norms = [t.norm for t in claim.tokens]
     stated = [(t.surface, _qualifier_kind(norms[max(0, k - 3) : k]))
               for k, t in enumerate(claim.tokens) if t.norm in lex.qualifiers]
@@ -239,7 +245,7 @@ def _verify_item(
     if (judge is not None and not backs_claim and quote_ok and entities.passed and item.quote is not None
             and any(named)):
         premise = _premise(item.quote, cited, lex)
-        score = judge.score(premise, item.text)
+        score = judge.score(premise, text)
         backs_claim = score >= judge.spec.threshold
         notes.append(f"entailment judge {judge.spec.judge_id}: {score:.3f} "
                      f"({'at or above' if backs_claim else 'below'} its threshold {judge.spec.threshold:g})")
@@ -249,7 +255,7 @@ def _verify_item(
                 failures.append(Reason.PART_UNSTATED)
                 notes.append(_part_note(parted))
     judged = score is not None and backs_claim
-    replaced = subject_replaced(item.text, item.quote) if backs_claim and mode != "quote" and item.quote else None
+    replaced = subject_replaced(text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
         swap = f"the claim's '{replaced[0]}' stands where its quote says '{replaced[1]}'"

@@ -1,0 +1,165 @@
+"""Short names: a claim that names someone or something in full ("Peyton Manning") over a quote that calls them by
+the last word of that name ("Manning"), as a document does once it has named them.
+
+The claim is read with the short form its evidence uses when the cited chunk's own document (the admitted blocks
+with its title, and the title) writes the full name, and writes no other name ending in that word: "Eli Manning"
+beside "Peyton Manning" leaves "Manning" unresolved, and a first name the document never gives is never read as
+stated. The rule is structural (runs of capitalised words), not a word list. See docs/verifier.md, "Short names".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from arborist.verify.checks import Prepared
+from arborist.verify.normalize import Token, is_stopword, name_tokens, tokenise
+
+
+@dataclass(frozen=True)
+class ShortName:
+    """A claim's full name read as its last word: where the claim writes it, and the block that writes it in full."""
+
+    full: str
+    short: str
+    start: int  # offsets of the words the claim drops to read its name as the quote writes it
+    end: int
+    written_in: str
+
+
+def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> list[list[Token]]:
+    """The names of `text` as runs of adjacent capitalised words ("Peyton Manning", "J. R. Ellison"): only spaces
+    between two of them, an ampersand ("Selden & Gray"), or the full stop of an initial ("J."), never a sentence's
+    end ("met Smith. Jones"). A
+    stopword is no part of a name ("When Manning"), and a lone word that starts a sentence is a name only with
+    `lone_openers` (a quote's "Manning said ..." beside a claim's "Peyton Manning said ..."; see `name_tokens`)."""
+    runs: list[list[Token]] = []
+    named = {id(t) for t in name_tokens(text, tokens)}
+    prev: Token | None = None
+    for tok in tokens:
+        initial = len(tok.surface) == 1 and tok.surface.isupper() and text[tok.end : tok.end + 1] == "."
+        if not tok.capitalised or (is_stopword(tok.norm) and not initial):
+            prev = None
+            continue
+        gap = text[prev.end : tok.start].strip() if prev is not None else None
+        if prev is not None and (gap in ("", "&") or (gap == "." and len(prev.surface) == 1)):
+            runs[-1].append(tok)
+        else:
+            runs.append([tok])
+        prev = tok
+    return [run for run in runs if lone_openers or len(run) > 1 or id(run[0]) in named]
+
+
+def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """`part` stands in `whole`, word for word and in a row."""
+    n = len(part)
+    return any(whole[k : k + n] == part for k in range(len(whole) - n + 1))
+
+
+@dataclass(frozen=True)
+class _Written:
+    """One name as a block or its title writes it."""
+
+    where: str
+    name: tuple[str, ...]  # token norms
+    position: int  # the token it starts at in the block; -1 for the title
+    shared: bool  # after another given name and "and" ("Nadia and Leila Benhaddou": two Benhaddous)
+    introduced: bool  # told apart from others of its name: "the band Marlowe", "the village of Kessel"
+
+
+def _common(tok: Token) -> bool:
+    """A lowercase word that names a kind of thing ("village", "band", "peak")."""
+    return not tok.number and not tok.capitalised and not is_stopword(tok.norm)
+
+
+def _introduced(text: str, tokens: list[Token], k: int, last: Token) -> bool:
+    """The name starting at token k is introduced as a thing of its own, told apart from others of its name: by a
+    common noun right before it ("the band Marlowe", "the elder Benhaddou"), before it and "of" ("the village of
+    Kessel") or before it between commas ("its highest peak, Korvath, rises"), or by a possessive
+    ("Ferro-Vesta's Bellandi")."""
+    if k == 0:
+        return False
+    before = tokens[k - 1]
+    if _common(before) and not text[before.end : tokens[k].start].strip():
+        return True
+    if before.norm == "s" and k >= 2 and tokens[k - 2].capitalised and text[tokens[k - 2].end : before.start] in ("'", "\u2019"):
+        return True
+    if before.norm == "of" and k >= 2 and _common(tokens[k - 2]):
+        return True
+    return "," in text[before.end : tokens[k].start] and _common(before) and text[last.end :].lstrip()[:1] == ","
+
+
+def _written(doc: Prepared) -> Iterable[_Written]:
+    """The names a block and its title write (a lone word opening a sentence included)."""
+    index = {id(t): k for k, t in enumerate(doc.tokens)}
+    for run in name_runs(doc.ev.text, doc.tokens, lone_openers=True):
+        k = index[id(run[0])]
+        shared = k >= 2 and doc.tokens[k - 1].norm in ("and", "or") and doc.tokens[k - 2].capitalised
+        yield _Written(doc.ev.id, tuple(t.norm for t in run), k, shared,
+                       _introduced(doc.ev.text, doc.tokens, k, run[-1]))
+    for run in name_runs(doc.ev.title, doc.title_tokens, lone_openers=True):
+        yield _Written(doc.ev.id, tuple(t.norm for t in run), -1, False, False)
+
+
+def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written]) -> str | None:
+    """The block that writes `full`, where the document lets `short` mean it and nothing else: it writes no other
+    name holding `short` ("Eli Manning", "Manning Stadium"), never `full` beside another given name, never
+    `short` alone before `full` in a block that writes both ("Fendle and Upper Fendle": two places), nor `short`
+    alone introduced as a thing of its own ("the village of Kessel")."""
+    fulls = [w for w in written if _inside(full, w.name)]
+    if not fulls or any(w.shared for w in fulls):
+        return None
+    if any(_inside(short, w.name) and not _inside(w.name, full) and not _inside(full, w.name) for w in written):
+        return None
+    first: dict[str, int] = {}  # block -> the token its first full name starts at
+    for w in fulls:
+        first[w.where] = min(first.get(w.where, w.position), w.position)
+    for w in written:
+        if _inside(short, w.name) and not _inside(full, w.name) and (
+                w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
+            return None
+    return fulls[0].where
+
+
+def short_names(text: str, quote: str | None, cited: list[Prepared], document: list[Prepared]) -> list[ShortName]:
+    """The claim's names of two or more words that its quote (or, with no quote, its cited chunks) writes by their
+    first or last words alone ("Manning" for "Peyton Manning", "Bluefin" for "Bluefin Robotics"), each resolved
+    by the document (`document`: the blocks of the cited chunks' document, the cited ones among them; see
+    `_resolves`)."""
+    if quote is not None:
+        said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote), lone_openers=True)]
+    else:
+        said = [w.name for chunk in cited for w in _written(chunk)]
+    written = [w for doc in document for w in _written(doc)]
+    out = []
+    for run in name_runs(text, tokenise(text), lone_openers=True):
+        full = tuple(t.norm for t in run)
+        if len(run) < 2 or any(_inside(full, name) for name in said):
+            continue
+        # the longest first or last words of the name that the quote writes as a name of its own
+        parts = sorted([(full[:n], n) for n in range(1, len(full))] + [(full[-n:], -n) for n in range(1, len(full))],
+                       key=lambda p: -len(p[0]))
+        found = next(((short, n) for short, n in parts if short in said), None)
+        if found is None:
+            continue
+        short, n = found
+        where = _resolves(full, short, written)
+        if where is None:
+            continue
+        kept = run[:n] if n > 0 else run[n:]
+        start, end = (kept[-1].end, run[-1].end) if n > 0 else (run[0].start, kept[0].start)
+        out.append(ShortName(full=text[run[0].start : run[-1].end], short=text[kept[0].start : kept[-1].end],
+                             start=start, end=end, written_in=where))
+    return out
+
+
+def read_short(text: str, found: list[ShortName]) -> str:
+    """The claim with each resolved name written in the short form its quote uses."""
+    for name in sorted(found, key=lambda n: -n.start):
+        text = text[: name.start] + text[name.end :]
+    return text
+
+
+def short_note(name: ShortName) -> str:
+    return (f"reads '{name.full}' as '{name.short}': {name.written_in} writes the name in full, and its document "
+            f"names nothing else '{name.short}'")
