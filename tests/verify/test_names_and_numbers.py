@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from pairs import label_and_reasons, lattice
+from pairs import label_and_reasons, lattice, untitled
 
 from arborist.verify import Label, Reason, Verdict, verify_answer
+from arborist.verify.reasons import VERIFIED
+from judges import TableJudge
 
 
 def test_abbreviation_defined_in_the_evidence_counts_in_either_form() -> None:
@@ -276,3 +278,52 @@ def test_name_runs_join_initials_but_not_sentences() -> None:
     runs = [" ".join(t.surface for t in run) for run in name_runs(text, tokenise(text))]
     # "Okafor" and "Jones" open their sentences alone: no names (`name_tokens`); "Smith. Jones" is two sentences
     assert runs == ["J R Ellison", "Leeds", "Smith"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The relay team finished in 182 seconds.", "The relay team finished in 3 minutes 2 seconds."),
+        ("The train takes 150 minutes.", "The train takes two and a half hours."),
+        ("The ceasefire collapsed within two days.", "The ceasefire collapsed within 48 hours."),
+        ("The rover covered 1,500 metres of the crater floor.", "The rover covered 1.5 kilometres of the crater floor."),
+        ("Building the cathedral took two hundred years.", "Building the cathedral took two centuries."),
+        ("The probe will orbit the comet for six months.", "The probe will orbit the comet for half a year."),
+    ],
+)
+def test_an_amount_written_in_other_units_is_stated(claim: str, quote: str) -> None:
+    # stage 2 passes; what the rules cannot read as a restatement goes to the judge (here one that accepts it)
+    judge = TableJudge({claim: 0.99})
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    c = verify_answer(claim, "claim_lattice", [{"id": "E1", "title": "Report", "text": quote}], answer,
+                      judge=judge).claims[0]
+    assert Reason.NUMBER_MISSING not in c.reasons and c.verdict in VERIFIED, (c.reasons, c.notes)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("The relay team finished in 183 seconds.", "The relay team finished in 3 minutes 2 seconds."),
+        ("The ceasefire collapsed within two weeks.", "The ceasefire collapsed within 48 hours."),
+        ("The rover covered 1,500 metres of the crater floor.", "The rover covered 1.5 miles of the crater floor."),
+        ("The lease runs for 30 days.", "The lease runs for a month."),  # a month is no fixed number of days
+        ("The bridge spans 500 metres.", "The bridge spans 503 metres."),
+    ],
+)
+def test_another_amount_is_not_stated(claim: str, quote: str) -> None:
+    v = untitled(claim, quote)
+    c = v.claims[0]
+    assert Reason.NUMBER_MISSING in c.reasons and v.label is not Label.STRICT, (c.reasons, c.notes)
+
+
+def test_amounts_summed_across_units_and_halves() -> None:
+    from arborist.verify.normalize import tokenise
+    from arborist.verify.quantities import quantities
+
+    def sizes(text: str) -> list[tuple[str, float]]:
+        return [(q.measure, float(q.size)) for q in quantities(tokenise(text))]
+
+    assert sizes("2 hours and 30 minutes") == sizes("two and a half hours") == [("time", 9000.0)]
+    assert sizes("a year and a half") == sizes("eighteen months")
+    assert sizes("half an hour") == [("time", 1800.0)]
+    assert sizes("3 minutes, then 2 seconds") == [("time", 180.0), ("time", 2.0)]  # a pause is no sum

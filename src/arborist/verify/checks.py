@@ -36,6 +36,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
+from arborist.verify.quantities import stated_in_other_units
 from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
@@ -466,8 +467,11 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     # the whole of a claim's "one in five" is stated only by the same share ("five adults" is not it)
     whole = {claim.tokens[m].norm for k in range(len(claim.tokens)) if (m := share_whole(claim.tokens, k)) is not None}
+    # one amount written in other units: "182 seconds" and "3 minutes 2 seconds", "ten years" and "a decade"
+    converted = stated_in_other_units(claim.tokens, [t for chunk in chunks for t in (chunk.tokens, chunk.title_tokens)])
     missing_numbers = [numbers[n] for n in reversed(numbers)
-                       if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values))
+                       if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values)
+                           and n not in converted)
                        or (n in whole and n not in shared)]
     # a place in an order is stated only as one: "finished second" is not "2 hours"
     ordinals = {t.norm: t.surface for k, t in enumerate(claim.tokens) if _place_in_order(claim, k)}
