@@ -308,6 +308,12 @@ def test_an_amount_written_in_other_units_is_stated(claim: str, quote: str) -> N
         ("The rover covered 1,500 metres of the crater floor.", "The rover covered 1.5 miles of the crater floor."),
         ("The lease runs for 30 days.", "The lease runs for a month."),  # a month is no fixed number of days
         ("The bridge spans 500 metres.", "The bridge spans 503 metres."),
+        # an approximation or a bound is not the exact amount in other units
+        ("The crossing takes 120 minutes.", "The crossing takes about 2 hours."),
+        ("The house was built 100 years ago.", "The house was built more than a century ago."),
+        # an amount without a number is an amount: "a week" is not "eight days"
+        ("The strike lasted a week.", "The strike lasted eight days."),
+        ("The tower took a decade to build.", "The tower took nearly a decade to build."),
     ],
 )
 def test_another_amount_is_not_stated(claim: str, quote: str) -> None:
@@ -327,3 +333,10 @@ def test_amounts_summed_across_units_and_halves() -> None:
     assert sizes("a year and a half") == sizes("eighteen months")
     assert sizes("half an hour") == [("time", 1800.0)]
     assert sizes("3 minutes, then 2 seconds") == [("time", 180.0), ("time", 2.0)]  # a pause is no sum
+    assert sizes("twice a day") == sizes("three times a week") == sizes("five days a week")[1:] == []  # rates
+
+
+def test_a_rate_is_no_amount_the_evidence_must_state() -> None:
+    # "a day" in "twice a day" is no amount of time that "ten days" must state
+    c = untitled("Take the tablets twice a day for ten days.", "Take the tablets twice daily for ten days.").claims[0]
+    assert c.checks.entities.passed, c.checks.entities.detail

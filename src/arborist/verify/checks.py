@@ -36,7 +36,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.quantities import stated_in_other_units
+from arborist.verify.quantities import stated_in_other_units, unstated_amounts
 from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
@@ -445,7 +445,10 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     # another way ("Inhibition of HDAC6 ...")
     opening = {t.norm: s for t, s in zip(named, stem_all([t.norm for t in named]), strict=True)
                if sentence_initial(claim.text, t)}
-    if not numbers and not names:
+    # amounts, in whatever units: "182 seconds" and "3 minutes 2 seconds"; "a week" and "eight days" differ
+    texts = [t for chunk in chunks for t in (chunk.tokens, chunk.title_tokens)]
+    amounts = unstated_amounts(claim.text, claim.tokens, texts)
+    if not numbers and not names and not amounts:
         return Check(passed=True, detail="no numbers or names to check"), []
     pool_numbers: set[str] = set()
     pool_words: set[str] = set()
@@ -467,8 +470,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     # the whole of a claim's "one in five" is stated only by the same share ("five adults" is not it)
     whole = {claim.tokens[m].norm for k in range(len(claim.tokens)) if (m := share_whole(claim.tokens, k)) is not None}
-    # one amount written in other units: "182 seconds" and "3 minutes 2 seconds", "ten years" and "a decade"
-    converted = stated_in_other_units(claim.tokens, [t for chunk in chunks for t in (chunk.tokens, chunk.title_tokens)])
+    converted = stated_in_other_units(claim.tokens, texts)
     missing_numbers = [numbers[n] for n in reversed(numbers)
                        if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values)
                            and n not in converted)
@@ -478,11 +480,12 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     pool_ordinals = {t.norm for chunk in chunks for t in (*chunk.tokens, *chunk.title_tokens) if is_ordinal(t)}
     missing_numbers += [surface for n, surface in ordinals.items()
                         if n not in pool_ordinals and surface not in missing_numbers and n in pool_numbers]
+    missing_numbers += amounts
     pool_stems = {s for chunk in chunks for s in chunk.text_stems} if opening else set()
     missing_names = [names[n] for n in reversed(names) if n not in pool_words
                      and not (n in opening and opening[n] in pool_stems) and not _demonym_stated(claim, n, chunks)]
     reasons = ([Reason.NUMBER_MISSING] if missing_numbers else []) + ([Reason.ENTITY_MISSING] if missing_names else [])
-    checked = len(numbers) + len(names)
+    checked = len(numbers) + len(names) + len(amounts)
     found = checked - len(missing_numbers) - len(missing_names)
     missing = missing_numbers + missing_names
     detail = f"{found} of {checked} numbers/names found in the cited evidence"

@@ -36,15 +36,22 @@ UNITS: dict[str, tuple[str, Decimal]] = {
     **{w: ("mass", Decimal(1_000_000)) for w in ("tonne", "tonnes")},
 }
 _ONE = frozenset(("a", "an", "one"))
+#: words before an amount that make it inexact: an approximation or a bound ("about 2 hours", "more than a century")
+INEXACT = frozenset("about around roughly approximately nearly almost over under some circa upwards".split())
+INEXACT_PAIRS = frozenset(tuple(p.split()) for p in ("more than", "less than", "fewer than", "at least", "at most",
+                                                     "up to", "close to", "just over", "just under", "well over"))
 
 
 @dataclass(frozen=True)
 class Quantity:
-    """An amount: what it measures, its size in the base unit, and the number tokens that state it."""
+    """An amount: what it measures, its size in the base unit, the tokens that state it (numbers, then its unit
+    last), and whether a word before it makes it inexact ("about", "more than")."""
 
     measure: str
     size: Decimal
     numbers: tuple[int, ...]
+    first: int = 0
+    inexact: bool = False
 
 
 def _norm(tokens: list[Token], k: int) -> str:
@@ -71,7 +78,7 @@ def _one(tokens: list[Token], k: int) -> Quantity | None:
             numbers.append(j - 1)
         elif value == Decimal("0.5") and _norm(tokens, j) in ("a", "an"):  # "half an hour"
             j += 1
-    elif tokens[k].norm in _ONE:  # "a decade", "a year and a half"
+    elif tokens[k].norm in _ONE and not _rate(tokens, k):  # "a decade", "a year and a half"
         value, numbers, j = Decimal(1), [], k + 1
     else:
         return None
@@ -81,7 +88,14 @@ def _one(tokens: list[Token], k: int) -> Quantity | None:
     if not tokens[k].number and _half_after(tokens, j + 1):
         value += Decimal("0.5")
         numbers.append(j + 3)
-    return Quantity(unit[0], value * unit[1], (*numbers, j))
+    before = (_norm(tokens, k - 2), _norm(tokens, k - 1))
+    return Quantity(unit[0], value * unit[1], (*numbers, j), k, before[1] in INEXACT or before in INEXACT_PAIRS)
+
+
+def _rate(tokens: list[Token], k: int) -> bool:
+    """The "a" at token k makes a rate, not an amount: "twice a day", "three times a week", "five days a week"."""
+    before = tokens[k - 1] if k else None
+    return before is not None and (before.number or before.norm in ("times", "per") or before.norm in UNITS)
 
 
 def quantities(tokens: list[Token]) -> list[Quantity]:
@@ -98,14 +112,29 @@ def quantities(tokens: list[Token]) -> list[Quantity]:
         if out and out[-1].measure == found.measure and (
                 k == out[-1].numbers[-1] + 1 or (k == out[-1].numbers[-1] + 2 and _norm(tokens, k - 1) == "and")):
             last = out.pop()
-            found = Quantity(found.measure, last.size + found.size, (*last.numbers[:-1], *found.numbers))
+            found = Quantity(found.measure, last.size + found.size, (*last.numbers[:-1], *found.numbers), last.first,
+                             last.inexact)
         out.append(found)
         k = end + 1
     return out
 
 
+def _states(amount: Quantity, said: list[Quantity]) -> bool:
+    """Some amount of `said` is `amount`, as exactly: "about 2 hours" does not state "120 minutes"."""
+    return any(q.measure == amount.measure and q.size == amount.size and (amount.inexact or not q.inexact)
+               for q in said)
+
+
 def stated_in_other_units(claim: list[Token], pool: list[list[Token]]) -> set[str]:
     """The number norms of the claim that state an amount `pool` (token lists) states, in whatever units."""
-    amounts = {(q.measure, q.size) for tokens in pool for q in quantities(tokens)}
-    return {claim[k].norm for q in quantities(claim) if (q.measure, q.size) in amounts
-            for k in q.numbers[:-1] if claim[k].number}
+    said = [q for tokens in pool for q in quantities(tokens)]
+    return {claim[k].norm for q in quantities(claim) if _states(q, said) for k in q.numbers[:-1] if claim[k].number}
+
+
+def unstated_amounts(text: str, claim: list[Token], pool: list[list[Token]]) -> list[str]:
+    """The claim's amounts written without a number ("a week", "a fortnight", "nearly a decade") that `pool` does
+    not state though it states an amount of the same kind ("eight days"): a number check never sees them."""
+    said = [q for tokens in pool for q in quantities(tokens)]
+    return [text[claim[q.first].start : claim[q.numbers[-1]].end] for q in quantities(claim)
+            if not any(claim[k].number for k in q.numbers[:-1]) and not _states(q, said)
+            and any(other.measure == q.measure for other in said)]
