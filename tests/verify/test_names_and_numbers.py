@@ -246,6 +246,11 @@ def test_a_full_name_is_stated_by_its_last_word_where_the_document_writes_it_in_
          [("E1", "Peyton Manning bought a horse, the stallion Manning, in 2012."), SEASON[1]]),
         ("Peyton Manning suffered a partial tear in his left foot.",
          [("E1", "Peyton Manning lives near the village of Manning."), SEASON[1]]),
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning lives on Manning, the town's main road."), SEASON[1]]),
+        # a longer name holding the whole full name is another name: "Maine Clean Harbors Act", "New York"
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning met Archie Peyton Manning in 2012."), SEASON[1]]),
     ],
 )
 def test_a_short_name_is_not_read_as_a_full_name_its_document_does_not_resolve(claim, blocks) -> None:

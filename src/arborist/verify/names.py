@@ -72,21 +72,23 @@ def _common(tok: Token) -> bool:
     return not tok.number and not tok.capitalised and not is_stopword(tok.norm)
 
 
-def _introduced(text: str, tokens: list[Token], k: int, last: Token) -> bool:
-    """The name starting at token k is introduced as a thing of its own, told apart from others of its name: by a
+def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
+    """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name: by a
     common noun right before it ("the band Marlowe", "the elder Benhaddou"), before it and "of" ("the village of
-    Kessel") or before it between commas ("its highest peak, Korvath, rises"), or by a possessive
-    ("Ferro-Vesta's Bellandi")."""
-    if k == 0:
-        return False
-    before = tokens[k - 1]
-    if _common(before) and not text[before.end : tokens[k].start].strip():
+    Kessel"), before it between commas ("its highest peak, Korvath, rises"), by a possessive ("Ferro-Vesta's
+    Bellandi"), or by an apposition after it ("It stands on Kingsway, the town's main road")."""
+    before = tokens[first - 1] if first else None
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    gap_before = text[before.end : tokens[first].start].strip() if before is not None else ""
+    gap_after = text[tokens[last].end : after.start].strip() if after is not None else text[tokens[last].end :].strip()
+    if before is not None and _common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")):
         return True
-    if before.norm == "s" and k >= 2 and tokens[k - 2].capitalised and text[tokens[k - 2].end : before.start] in ("'", "\u2019"):
+    if before is not None and first >= 2 and (
+            (before.norm == "of" and _common(tokens[first - 2]))
+            or (before.norm == "s" and tokens[first - 2].capitalised
+                and text[tokens[first - 2].end : before.start] in ("'", "\u2019"))):
         return True
-    if before.norm == "of" and k >= 2 and _common(tokens[k - 2]):
-        return True
-    return "," in text[before.end : tokens[k].start] and _common(before) and text[last.end :].lstrip()[:1] == ","
+    return after is not None and gap_after == "," and after.norm in ("a", "an", "the")
 
 
 def _written(doc: Prepared) -> Iterable[_Written]:
@@ -96,26 +98,27 @@ def _written(doc: Prepared) -> Iterable[_Written]:
         k = index[id(run[0])]
         shared = k >= 2 and doc.tokens[k - 1].norm in ("and", "or") and doc.tokens[k - 2].capitalised
         yield _Written(doc.ev.id, tuple(t.norm for t in run), k, shared,
-                       _introduced(doc.ev.text, doc.tokens, k, run[-1]))
+                       _introduced(doc.ev.text, doc.tokens, k, index[id(run[-1])]))
     for run in name_runs(doc.ev.title, doc.title_tokens, lone_openers=True):
         yield _Written(doc.ev.id, tuple(t.norm for t in run), -1, False, False)
 
 
 def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written]) -> str | None:
     """The block that writes `full`, where the document lets `short` mean it and nothing else: it writes no other
-    name holding `short` ("Eli Manning", "Manning Stadium"), never `full` beside another given name, never
+    name holding `short` ("Eli Manning", "Manning Stadium", "Maine Clean Harbors Act" beside "Clean Harbors Act"),
+    never `full` beside another given name, never
     `short` alone before `full` in a block that writes both ("Fendle and Upper Fendle": two places), nor `short`
     alone introduced as a thing of its own ("the village of Kessel")."""
-    fulls = [w for w in written if _inside(full, w.name)]
+    fulls = [w for w in written if w.name == full]
     if not fulls or any(w.shared for w in fulls):
         return None
-    if any(_inside(short, w.name) and not _inside(w.name, full) and not _inside(full, w.name) for w in written):
+    if any(_inside(short, w.name) and not _inside(w.name, full) for w in written):
         return None
     first: dict[str, int] = {}  # block -> the token its first full name starts at
     for w in fulls:
         first[w.where] = min(first.get(w.where, w.position), w.position)
     for w in written:
-        if _inside(short, w.name) and not _inside(full, w.name) and (
+        if _inside(short, w.name) and w.name != full and (
                 w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
             return None
     return fulls[0].where
