@@ -147,6 +147,14 @@ verifier's code nor the sets before it:
   at /27 16/140 false STRICT and 43/80 accepted, at /28 13/140 and 44/80
   (polarity checks off: 76/140 and 55/80).
 
+`bench/data/pairs_names_amounts.jsonl` (run it with `--pairs`) holds three
+sets of 60 + 60 written for /30 by helpers that saw no code: `dev-names-42`
+and `dev-names-42b` (a claim's full name over a quote's short form; rejects
+where the short form means someone or something else) and
+`dev-quantities-42` (amounts of time, length and mass in other units;
+rejects that state another amount). Each was measured blind once after its
+rule was written, then developed on (figures in CHANGELOG.md, /30).
+
 The baseline is the same cases with
 the polarity checks switched off (`polarity_checks=False`), verified in
 the same run; the rules outside `polarity` (number words, the replaced

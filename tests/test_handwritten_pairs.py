@@ -14,6 +14,9 @@ import pytest
 from arborist.verify import Label, VerifierPolicy, verify_answer
 
 PAIRS = Path(__file__).resolve().parents[1] / "bench" / "data" / "handwritten_pairs.jsonl"
+# short names and amounts, written for verifier policy /30 (kept apart so that the figures on the first file stay
+# comparable across policies)
+NAMES_AMOUNTS = PAIRS.with_name("pairs_names_amounts.jsonl")
 
 # set -> (most false STRICT among the rejects, fewest paraphrases accepted), as measured at verifier policy /28
 FLOORS = {
@@ -22,6 +25,8 @@ FLOORS = {
     "dev-9": (13, 54), "dev-10": (14, 71), "dev-held-out-8": (13, 67), "dev-held-out-9": (6, 55), "dev-held-out-10": (7, 44),
     "dev-held-out-11": (3, 40), "dev-held-out-12": (5, 40), "dev-held-out-13": (9, 37),
     "dev-held-out-14": (15, 32), "dev-held-out-15": (13, 44),
+    # at /30
+    "dev-names-42": (0, 46), "dev-names-42b": (9, 26), "dev-quantities-42": (13, 29),
 }
 
 
@@ -35,7 +40,7 @@ def _strict(row: dict[str, str]) -> bool:
 @pytest.fixture(scope="module")
 def outcomes() -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = {}
-    for line in PAIRS.read_text("utf-8").splitlines():
+    for line in (*PAIRS.read_text("utf-8").splitlines(), *NAMES_AMOUNTS.read_text("utf-8").splitlines()):
         row = json.loads(line)
         counts.setdefault(row["set"], Counter())[row["expected"]] += _strict(row)
     return counts
@@ -49,7 +54,7 @@ def test_reversed_claims_stay_rejected_and_paraphrases_accepted(name: str, outco
 
 
 def test_every_pair_quotes_its_passage() -> None:
-    for line in PAIRS.read_text("utf-8").splitlines():
+    for line in (*PAIRS.read_text("utf-8").splitlines(), *NAMES_AMOUNTS.read_text("utf-8").splitlines()):
         row = json.loads(line)
         assert row["quote"] in row["passage"] and row["expected"] in ("accept", "reject")
 
