@@ -109,3 +109,20 @@ def bm25s_ranked(corpus_path: Path, questions: list[str], k: int) -> list[list[s
     tokens = bm25s.tokenize(questions, stopwords="en", stemmer=stemmer, show_progress=False)
     idx, _ = retriever.retrieve(tokens, k=k, show_progress=False)
     return [[docs[i].source_id for i in row] for row in idx]
+
+
+def overrides(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs (a dotted KEY nests; VALUE read as JSON, else as a string) as keyword arguments."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        node = out
+        *parents, leaf = key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out

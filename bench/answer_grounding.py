@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from _common import require_shared_data
+from _common import overrides, require_shared_data
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
@@ -178,22 +178,6 @@ def plan(sets: list[str], n: int, seed: int, work: Path) -> list[tuple[str, Path
                 kept = [d for d in docs if d["id"] not in q["gold"]]
                 out.append((f"{name}-unanswerable", build_store(work, f"{name}-without-{k}", kept, full),
                             [{**q, "answers": []}]))
-    return out
-
-
-def overrides(pairs: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, raw = pair.partition("=")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        node = out
-        *parents, leaf = key.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
     return out
 
 

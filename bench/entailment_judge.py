@@ -26,9 +26,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _common import require_shared_data
+from _common import overrides, require_shared_data
 from arborist.entailment import load_judge, spec_for
-from arborist.verify import Label, Reason, Verification, verify_answer
+from arborist.verify import Label, Reason, Verification, VerifierPolicy, verify_answer
 from arborist.verify.judge import Judge, JudgeSpec
 from judge_prompts import CANDIDATES
 from verifier_scifact import cases as scifact_cases
@@ -55,8 +55,11 @@ def handwritten_cases(path: Path = HERE / "data" / "handwritten_pairs.jsonl") ->
                         "abstained_requests": []}} for k, r in enumerate(rows)]
 
 
+POLICY: VerifierPolicy | None = None  # the verifier policy measured (`--verifier`); None: the default
+
+
 def verified(items: list[dict[str, Any]], judge: Judge | None) -> list[Verification]:
-    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], None, judge=judge) for c in items]
+    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], POLICY, judge=judge) for c in items]
 
 
 def labels(items: list[dict[str, Any]], judge: Judge | None) -> list[Label]:
@@ -103,8 +106,12 @@ def main() -> None:
                     "measure instead of bench/data/handwritten_pairs.jsonl")
     ap.add_argument("--prompt", choices=sorted(CANDIDATES), default="shipped",
                     help="the judge's prompt (bench/judge_prompts.py; shipped: the one the verifier pins)")
+    ap.add_argument("--verifier", action="append", default=[], metavar="KEY=VALUE",
+                    help="verifier-policy override, e.g. paraphrase_threshold=1.0 (repeatable)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    global POLICY
+    POLICY = VerifierPolicy(**overrides(args.verifier)) if args.verifier else None
     prompt = CANDIDATES[args.prompt]
     sets: dict[str, tuple[list[dict[str, Any]], str]] = {}
     if "scifact" in args.sets:

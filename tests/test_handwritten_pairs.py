@@ -26,7 +26,7 @@ FLOORS = {
     "dev-held-out-11": (3, 40), "dev-held-out-12": (5, 40), "dev-held-out-13": (9, 37),
     "dev-held-out-14": (15, 32), "dev-held-out-15": (13, 44),
     # at /30
-    "dev-names-42": (0, 46), "dev-names-42b": (9, 26), "dev-quantities-42": (13, 29),
+    "dev-names-42": (0, 40), "dev-names-42b": (9, 20), "dev-quantities-42": (13, 27),
 }
 
 

@@ -251,17 +251,28 @@ def test_a_full_name_is_stated_by_its_last_word_where_the_document_writes_it_in_
         # a longer name holding the whole full name is another name: "Maine Clean Harbors Act", "New York"
         ("Peyton Manning suffered a partial tear in his left foot.",
          [("E1", "Peyton Manning met Archie Peyton Manning in 2012."), SEASON[1]]),
+        # a hyphenated given name is part of the name: "Peyton Manning" is not "Anne-Peyton Manning"
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Anne-Peyton Manning joined in 2012."), SEASON[1]]),
+        # a relative named by the document: the surname may mean any of the family
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E1", "Peyton Manning joined Denver in 2012, and his brother stayed in New York."), SEASON[1]]),
+        # a block that defines the short form as a thing of its own, before or after the full name
+        ("Peyton Manning suffered a partial tear in his left foot.",
+         [("E3", "Manning is a small town in Iowa."), ("E1", "Peyton Manning joined Denver in 2012."), SEASON[1]]),
     ],
 )
 def test_a_short_name_is_not_read_as_a_full_name_its_document_does_not_resolve(claim, blocks) -> None:
-    evidence = [{"id": i, "title": "Other article" if i == "E3" else "Season review", "text": t} for i, t in blocks]
+    other = blocks[0][0] == "E3" and len(blocks) == 2  # a block of another document
+    evidence = [{"id": i, "title": "Other article" if i == "E3" and other else "Season review", "text": t}
+                for i, t in blocks]
     answer = {"claims": [{"text": claim, "evidence_ids": ["E2"], "quote": QUOTE}], "abstained_requests": []}
     c = verify_answer(claim, "claim_lattice", evidence, answer).claims[0]
     assert c.verdict is not Verdict.VERIFIED_QUOTE and Reason.ENTITY_MISSING in c.reasons, c.notes
     assert not any("reads '" in n for n in c.notes)
 
 
-@pytest.mark.parametrize("told", ["the younger Manning", "Denver's Manning"])
+@pytest.mark.parametrize("told", ["the younger Manning", "Denver's Manning", "the Giants' Manning"])
 def test_a_short_name_the_quote_tells_apart_from_others_is_not_resolved(told: str) -> None:
     # "the younger Manning", "Denver's Manning": one of several, and the verifier cannot tell which
     quote = f"In week 10, {told} suffered a partial tear in his left foot."
@@ -269,10 +280,12 @@ def test_a_short_name_the_quote_tells_apart_from_others_is_not_resolved(told: st
     assert Reason.ENTITY_MISSING in c.reasons and not any("reads '" in n for n in c.notes)
 
 
-def test_a_short_name_may_be_the_first_words_of_a_name() -> None:
-    blocks = [("E1", "Bluefin Robotics makes underwater vehicles. Bluefin sold 40 vehicles in 2022.")]
-    c = _names_answer("Bluefin Robotics sold 40 vehicles in 2022.", "Bluefin sold 40 vehicles in 2022.", blocks, "E1")
-    assert c.verdict is Verdict.VERIFIED_QUOTE, (c.reasons, c.notes)
+def test_a_name_s_first_words_are_never_read_as_the_name() -> None:
+    # "Kansas" is not "Kansas City", though "Bluefin" may well be "Bluefin Robotics": structure cannot tell them apart
+    blocks = [("E1", "Kansas City lies on the Missouri. Kansas has a population of 2.9 million.")]
+    c = _names_answer("Kansas City has a population of 2.9 million.", "Kansas has a population of 2.9 million.", blocks,
+                      "E1")
+    assert c.verdict not in VERIFIED and c.decided_by == "names" and not any("reads '" in n for n in c.notes)
 
 
 def test_name_runs_join_initials_but_not_sentences() -> None:
@@ -293,6 +306,7 @@ def test_name_runs_join_initials_but_not_sentences() -> None:
         ("The ceasefire collapsed within two days.", "The ceasefire collapsed within 48 hours."),
         ("The rover covered 1,500 metres of the crater floor.", "The rover covered 1.5 kilometres of the crater floor."),
         ("Building the cathedral took two hundred years.", "Building the cathedral took two centuries."),
+        ("The meeting lasted 90 minutes.", "The meeting lasted one and a half hours."),
         ("The probe will orbit the comet for six months.", "The probe will orbit the comet for half a year."),
     ],
 )
@@ -319,6 +333,18 @@ def test_an_amount_written_in_other_units_is_stated(claim: str, quote: str) -> N
         # an amount without a number is an amount: "a week" is not "eight days"
         ("The strike lasted a week.", "The strike lasted eight days."),
         ("The tower took a decade to build.", "The tower took nearly a decade to build."),
+        # amounts are summed only when written as one: not across a sentence's end or a list
+        ("The first leg took 4 hours.", "The first leg took 2 hours. 2 hours later the second began."),
+        ("The route is 54 km.", "The route is 42 km, 12 km of it on gravel."),
+        # fractions, ranges, bounds after the amount, clock times and ordinals are no exact amounts
+        ("The meeting lasted 120 minutes.", "The meeting lasted 1/2 hour."),
+        ("The meeting lasted 180 minutes.", "The meeting lasted 2-3 hours."),
+        ("The meeting lasted 180 minutes.", "The meeting lasted between 2 and 3 hours."),
+        ("The meeting lasted 120 minutes.", "The meeting lasted 2 hours or more."),
+        ("The fever broke after 72 hours.", "The fever broke on the third day."),
+        ("The shop opens for 1,800 minutes.", "The shop opens at 14:30 hrs."),
+        # a number that is an amount once and a count once is stated only where it is the amount
+        ("In 48 hours, 48 soldiers died.", "In two days, 12 soldiers died."),
     ],
 )
 def test_another_amount_is_not_stated(claim: str, quote: str) -> None:
@@ -332,7 +358,7 @@ def test_amounts_summed_across_units_and_halves() -> None:
     from arborist.verify.quantities import quantities
 
     def sizes(text: str) -> list[tuple[str, float]]:
-        return [(q.measure, float(q.size)) for q in quantities(tokenise(text))]
+        return [(q.measure, float(q.size)) for q in quantities(text, tokenise(text))]
 
     assert sizes("2 hours and 30 minutes") == sizes("two and a half hours") == [("time", 9000.0)]
     assert sizes("a year and a half") == sizes("eighteen months")
@@ -342,6 +368,8 @@ def test_amounts_summed_across_units_and_halves() -> None:
 
 
 def test_a_rate_is_no_amount_the_evidence_must_state() -> None:
-    # "a day" in "twice a day" is no amount of time that "ten days" must state
+    # "a day" in "twice a day" is no amount of time that "ten days" must state, nor "an hour" in "60 miles an hour"
     c = untitled("Take the tablets twice a day for ten days.", "Take the tablets twice daily for ten days.").claims[0]
     assert c.checks.entities.passed, c.checks.entities.detail
+    c = untitled("The car drove at 60 miles an hour for 3 hours.", "The car drove at 60 miles per hour for 3 hours.")
+    assert c.claims[0].checks.entities.passed, c.claims[0].checks.entities.detail

@@ -130,7 +130,7 @@ CAUSAL_WORDS: tuple[str, ...] = (
 UNIT_WORDS: tuple[str, ...] = (
     "ms millisecond milliseconds", "s sec secs second seconds", "min mins minute minutes",
     "h hr hrs hour hours", "day days", "wk wks week weeks", "mo month months", "yr yrs year years",
-    "decade decades", "century centuries", "mm millimetre millimetres millimeter millimeters",
+    "fortnight fortnights", "decade decades", "century centuries", "millennium millennia", "mm millimetre millimetres millimeter millimeters",
     "cm centimetre centimetres centimeter centimeters", "m metre metres meter meters",
     "km kilometre kilometres kilometer kilometers", "mi mile miles", "ft foot feet", "yd yard yards",
     "mg milligram milligrams", "mcg ug microgram micrograms", "g gram grams", "kg kilo kilos kilogram kilograms",

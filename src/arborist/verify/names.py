@@ -1,10 +1,11 @@
-"""Short names: a claim that names someone or something in full ("Peyton Manning") over a quote that calls them by
-the last word of that name ("Manning"), as a document does once it has named them.
+"""Short names: a claim that names someone or something in full ("Peyton Manning", "the Denver Broncos") over a
+quote that calls them by the last word of that name ("Manning", "the Broncos"), as a document does once it has
+named them.
 
-The claim is read with the short form its evidence uses when the cited chunk's own document (the admitted blocks
-with its title, and the title) writes the full name, and writes no other name ending in that word: "Eli Manning"
-beside "Peyton Manning" leaves "Manning" unresolved, and a first name the document never gives is never read as
-stated. The rule is structural (runs of capitalised words), not a word list. See docs/verifier.md, "Short names".
+The claim is read with the quote's short form when the cited chunk's own document (the admitted blocks with its
+title, and the title) writes the full name and nothing else the short form could mean (`_resolves`). A name's first
+words are never read as the name ("Kansas" is not "Kansas City"), and a first name the document never gives is
+never read as stated. See docs/verifier.md, "Short names".
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from arborist.verify.normalize import Token, is_stopword, name_tokens, tokenise
 
 @dataclass(frozen=True)
 class ShortName:
-    """A claim's full name read as its last word: where the claim writes it, and the block that writes it in full."""
+    """A claim's full name read as its last word(s): where the claim writes it, and the block that writes it in full."""
 
     full: str
     short: str
@@ -28,11 +29,12 @@ class ShortName:
 
 
 def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> list[list[Token]]:
-    """The names of `text` as runs of adjacent capitalised words ("Peyton Manning", "J. R. Ellison"): only spaces
-    between two of them, an ampersand ("Selden & Gray"), or the full stop of an initial ("J."), never a sentence's
-    end ("met Smith. Jones"). A
-    stopword is no part of a name ("When Manning"), and a lone word that starts a sentence is a name only with
-    `lone_openers` (a quote's "Manning said ..." beside a claim's "Peyton Manning said ..."; see `name_tokens`)."""
+    """The names of `text` as runs of adjacent capitalised words ("Peyton Manning", "J. R. Ellison", "Anne-Marie
+    Duval"): only spaces between two of them, a hyphen, an ampersand ("Selden & Gray"), or the full stop after a
+    single capital (an initial, which also joins "Plan B. Jones": a rare misreading that only ever leaves a name
+    unresolved). A stopword is no part of a name ("When Manning"), and a lone word that starts a sentence is a name
+    only with `lone_openers` (a quote's "Manning said ..." beside a claim's "Peyton Manning said ..."; see
+    `name_tokens`)."""
     runs: list[list[Token]] = []
     named = {id(t) for t in name_tokens(text, tokens)}
     prev: Token | None = None
@@ -42,7 +44,7 @@ def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> lis
             prev = None
             continue
         gap = text[prev.end : tok.start].strip() if prev is not None else None
-        if prev is not None and (gap in ("", "&") or (gap == "." and len(prev.surface) == 1)):
+        if prev is not None and (gap in ("", "&", "-") or (gap == "." and len(prev.surface) == 1)):
             runs[-1].append(tok)
         else:
             runs.append([tok])
@@ -68,7 +70,8 @@ class _Written:
 
 
 def _common(tok: Token) -> bool:
-    """A lowercase word that names a kind of thing ("village", "band", "peak")."""
+    """A lowercase word that is no stopword: before a name, most often a noun that names its kind ("the village",
+    "the band"); a verb there ("sacked Manning") only ever leaves a short form unresolved."""
     return not tok.number and not tok.capitalised and not is_stopword(tok.norm)
 
 
@@ -76,19 +79,35 @@ def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
     """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name: by a
     common noun right before it ("the band Marlowe", "the elder Benhaddou"), before it and "of" ("the village of
     Kessel"), before it between commas ("its highest peak, Korvath, rises"), by a possessive ("Ferro-Vesta's
-    Bellandi"), or by an apposition after it ("It stands on Kingsway, the town's main road")."""
+    Bellandi", "the Giants' Manning"), by an apposition after it ("It stands on Kingsway, the town's main road"), or
+    by a sentence that defines it ("Manning is a small town in Iowa")."""
     before = tokens[first - 1] if first else None
     after = tokens[last + 1] if last + 1 < len(tokens) else None
     gap_before = text[before.end : tokens[first].start].strip() if before is not None else ""
     gap_after = text[tokens[last].end : after.start].strip() if after is not None else text[tokens[last].end :].strip()
     if before is not None and _common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")):
         return True
+    if before is not None and before.capitalised and gap_before in ("'", "\u2019"):  # "the Giants' Manning"
+        return True
     if before is not None and first >= 2 and (
             (before.norm == "of" and _common(tokens[first - 2]))
             or (before.norm == "s" and tokens[first - 2].capitalised
                 and text[tokens[first - 2].end : before.start] in ("'", "\u2019"))):
         return True
-    return after is not None and gap_after == "," and after.norm in ("a", "an", "the")
+    if after is not None and gap_after == "," and after.norm in ("a", "an", "the"):
+        return True
+    return (after is not None and gap_after == "" and after.norm in ("is", "was", "are", "were")
+            and _norm(tokens, last + 2) in ("a", "an"))
+
+
+def _norm(tokens: list[Token], k: int) -> str:
+    return tokens[k].norm if 0 <= k < len(tokens) else ""
+
+
+#: words for a relative: a document that names someone's relative ("his brother Peyton", "her daughter, Ilse")
+#: may mean any of the family by their surname
+KIN = frozenset("""father mother son daughter brother sister husband wife spouse widow widower uncle aunt nephew niece
+    cousin grandfather grandmother grandson granddaughter twin twins sons daughters brothers sisters parents""".split())
 
 
 def _written(doc: Prepared) -> Iterable[_Written]:
@@ -103,14 +122,15 @@ def _written(doc: Prepared) -> Iterable[_Written]:
         yield _Written(doc.ev.id, tuple(t.norm for t in run), -1, False, False)
 
 
-def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written]) -> str | None:
-    """The block that writes `full`, where the document lets `short` mean it and nothing else: it writes no other
-    name holding `short` ("Eli Manning", "Manning Stadium", "Maine Clean Harbors Act" beside "Clean Harbors Act"),
-    never `full` beside another given name, never
-    `short` alone before `full` in a block that writes both ("Fendle and Upper Fendle": two places), nor `short`
-    alone introduced as a thing of its own ("the village of Kessel")."""
+def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written], family: bool) -> str | None:
+    """The block that writes `full`, where the document lets `short` (its last words) mean it and nothing else: it
+    writes no other name holding `short` ("Eli Manning", "Manning Stadium", "Maine Clean Harbors Act" beside "Clean
+    Harbors Act"), never `full` beside another given name ("Nadia and Leila Benhaddou"), never `short` alone before
+    `full` in a block that writes both ("Fendle and Upper Fendle"), nor `short` alone introduced as a thing of its own
+    ("the village of Kessel", `_introduced`); and a one-word short form of a person's name (`family`: the document
+    names a relative) is ambiguous."""
     fulls = [w for w in written if w.name == full]
-    if not fulls or any(w.shared for w in fulls):
+    if not fulls or any(w.shared for w in fulls) or (family and len(short) == 1):
         return None
     if any(_inside(short, w.name) and not _inside(w.name, full) for w in written):
         return None
@@ -126,33 +146,29 @@ def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Writ
 
 def short_names(text: str, quote: str | None, cited: list[Prepared], document: list[Prepared]) -> list[ShortName]:
     """The claim's names of two or more words that its quote (or, with no quote, its cited chunks) writes by their
-    first or last words alone ("Manning" for "Peyton Manning", "Bluefin" for "Bluefin Robotics"), each resolved
-    by the document (`document`: the blocks of the cited chunks' document, the cited ones among them; see
-    `_resolves`)."""
+    last words alone ("Manning" for "Peyton Manning"), each resolved by the document (`document`: the blocks of the
+    cited chunks' document, the cited ones among them; see `_resolves`)."""
+    runs = [run for run in name_runs(text, tokenise(text), lone_openers=True) if len(run) > 1]
+    if not runs:
+        return []
     if quote is not None:
         said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote), lone_openers=True)]
     else:
         said = [w.name for chunk in cited for w in _written(chunk)]
     written = [w for doc in document for w in _written(doc)]
+    family = any(t.norm in KIN for doc in document for t in doc.tokens)
     out = []
-    for run in name_runs(text, tokenise(text), lone_openers=True):
+    for run in runs:
         full = tuple(t.norm for t in run)
-        if len(run) < 2 or any(_inside(full, name) for name in said):
+        if any(_inside(full, name) for name in said):
             continue
-        # the longest first or last words of the name that the quote writes as a name of its own
-        parts = sorted([(full[:n], n) for n in range(1, len(full))] + [(full[-n:], -n) for n in range(1, len(full))],
-                       key=lambda p: -len(p[0]))
-        found = next(((short, n) for short, n in parts if short in said), None)
-        if found is None:
+        # the longest last words of the name that the quote writes as a name of its own
+        n = next((n for n in range(len(full) - 1, 0, -1) if full[-n:] in said), None)
+        if n is None or (where := _resolves(full, full[-n:], written, family)) is None:
             continue
-        short, n = found
-        where = _resolves(full, short, written)
-        if where is None:
-            continue
-        kept = run[:n] if n > 0 else run[n:]
-        start, end = (kept[-1].end, run[-1].end) if n > 0 else (run[0].start, kept[0].start)
+        kept = run[-n:]
         out.append(ShortName(full=text[run[0].start : run[-1].end], short=text[kept[0].start : kept[-1].end],
-                             start=start, end=end, written_in=where))
+                             start=run[0].start, end=kept[0].start, written_in=where))
     return out
 
 

@@ -14,6 +14,7 @@ import importlib
 import pkgutil
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -220,11 +221,14 @@ def _one_line(exc: ValidationError) -> str:
 
 
 def _canonical(value: object) -> object:
-    """A table as JSON data: sets sorted, patterns as their source, anything else that is not plain data None.
+    """A table as JSON data: sets sorted, patterns as their source, decimals as their digits, anything else that is
+    not plain data None.
     (A table of objects, such as the directive verbs, is hashed through the patterns compiled from it: the guard's
     `INSTRUCTION_PATTERNS`; its entries also hold examples, which document a rule and decide nothing.)"""
     if isinstance(value, str | int | float | bool) or value is None:
         return value
+    if isinstance(value, Decimal):
+        return {"decimal": str(value)}
     if isinstance(value, re.Pattern):
         return {"pattern": value.pattern, "flags": int(value.flags)}
     if isinstance(value, frozenset | set):

@@ -199,7 +199,7 @@ def _verify_item(
         return ClaimVerification(index=item.index, text=item.text, evidence_ids=item.evidence_ids,
                                  verdict=Verdict.UNSUPPORTED, reasons=caps, notes=notes, checks=checks)
 
-    # a full name its cited chunk states by its last word, as the chunk's document resolves it (see `names`)
+    # a full name its quote states by its last word(s), as the cited chunk's document resolves it (see `names`)
     titles = {c.ev.title for c in cited if c.ev.title}
     shorts = short_names(item.text, item.quote, cited, [p for i, p in prepared.items() if i in ids or p.ev.title in titles])
     text = read_short(item.text, shorts)
@@ -215,7 +215,7 @@ def _verify_item(
             if elsewhere:
                 failures.append(Reason.QUOTE_IN_UNCITED_EVIDENCE)
                 notes.append(f"the quote is in {', '.join(elsewhere)}, which the claim does not cite")
-    short = mode != "quote" and _bare(text) and not states(text, lex)
+    short = mode != "quote" and _bare(item.text) and not states(text, lex)
     # a bare answer ("14 days") takes its scope from the question, so its support's "if ..." is not dropped
     disagreement = _memo(lambda support: compare(text, support, lex, not short)) if policy.polarity_checks else None
     norms = [t.norm for t in claim.tokens]
