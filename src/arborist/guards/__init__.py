@@ -10,7 +10,7 @@
 The guards sit below the verifier: `arborist.verify` imports them, they import
 nothing of it (they read its evidence, items, chunks and tokens through the
 fields they use, and the missed-answer guard is handed the verifier's reading
-of text by `arborist.verify.sidecars`). Their module-level tables are part of
+of text by `arborist.verify.verifier`). Their module-level tables are part of
 the verifier's rule tables (`arborist.verify.policy.rule_tables_digest`), so a
 word added to a guard changes `verifier_policy_hash`.
 """

@@ -27,7 +27,7 @@ touched.
 The guard reads text as the verifier does (its stems must match the stems
 of the verifier's tokenised chunks), yet imports nothing of
 `arborist.verify`, which imports it: the verifier hands it its `Reading`
-(tokeniser, stemmer, normaliser; see `arborist.verify.sidecars`), and the
+(tokeniser, stemmer, normaliser; see `arborist.verify.verifier`), and the
 chunks, tokens and question shape are read through the fields the guard
 uses (`ChunkLike`, `TokenLike`, `QuestionShape`).
 """

@@ -4,13 +4,13 @@
 codes (`REASONS`); it imports no model provider and nothing from the CLI.
 """
 
+from arborist.guards.missed_answer import DENIAL_PATTERNS, GuardResult
 from arborist.verify.checks import Check
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, QuantifierClass, classify_quantifier
 from arborist.verify.reasons import REASONS, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import MODES, Evidence, VerifyInputError
-from arborist.verify.sidecars import DENIAL_PATTERNS, GuardResult, find_denials
-from arborist.verify.verifier import ClaimChecks, ClaimVerification, Verification, verify_answer
+from arborist.verify.verifier import ClaimChecks, ClaimVerification, Verification, find_denials, verify_answer
 
 __all__ = [
     "DENIAL_PATTERNS",

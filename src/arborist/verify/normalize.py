@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from arborist.guards.missed_answer import Reading
 from arborist.text import STOPWORDS, content_tokens, stem_all
 from arborist.verify.lexicon import NEGATION_WORDS
 
@@ -478,3 +479,11 @@ def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
                 continue
         names.append(tok)
     return names
+
+
+# How the missed-answer guard reads the question and the answer: as the verifier reads the evidence (its stems are
+# compared with the chunks'); `arborist.guards` imports nothing of the verifier, so it is handed this.
+VERIFIER_READING: Reading[Token] = Reading(
+    normalise=normalise, tokenise=tokenise, token_stems=token_stems, is_stopword=is_stopword,
+    sentence_initial=sentence_initial, quote_chars=QUOTE_CHARS,
+)

@@ -13,7 +13,9 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from arborist.guards import missed_answer
 from arborist.guards.instruction import InstructionGuardResult, instruction_guard
+from arborist.guards.missed_answer import GuardResult
 from arborist.verify.abbreviations import definitions, expand
 from arborist.verify.answerability import Answerability, answerability
 from arborist.verify.checks import (
@@ -30,14 +32,13 @@ from arborist.verify.checks import (
 from arborist.verify.judge import Judge
 from arborist.verify.lexicon import QUALIFIER_GROUPS, Lexicon
 from arborist.verify.names import read_short, short_names, short_note
-from arborist.verify.normalize import content_stems, is_decade, name_tokens, tokenise
+from arborist.verify.normalize import VERIFIER_READING, content_stems, is_decade, name_tokens, tokenise
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reading import Finding, states
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
-from arborist.verify.sidecars import GuardResult, missed_answer_guard
 from arborist.verify.slots import fills, question_slot
 from arborist.verify.swaps import subject_replaced, swapped
 from arborist.verify.vetoes import compare
@@ -131,6 +132,11 @@ WORD_SWAP = "WORD_SWAP"
 JUDGE_READS: frozenset[str] = frozenset({Reason.DIRECTION_UNSTATED, Reason.NEGATION_UNSTATED, WORD_SWAP})
 
 BARE_ANSWER_TOKENS = 4  # a claim this short is an answer, not a statement ("David Sarnoff", "in 1957")
+
+
+def find_denials(texts: list[tuple[str, str]]) -> list[str]:
+    """(where, text) pairs -> "where: 'matched words'" for every denial found (`DENIAL_PATTERNS`)."""
+    return missed_answer.find_denials(texts, VERIFIER_READING.normalise)
 
 
 def _memo(disagreement: Disagreement) -> Disagreement:
@@ -732,7 +738,8 @@ def verify_answer(
     denial_texts += [(f"claims[{i.index}].quote", i.quote) for i in items if i.quote and mode != "quote"]
     denial_texts += [(f"abstained_requests[{k}]", r) for k, r in enumerate(parsed.abstained_requests)]
     answer_texts = [i.text for i in items] + [i.quote for i in items if i.quote]
-    guard = missed_answer_guard(question, quantifier, chunks, denial_texts, answer_texts, policy.guard_proximity_runes)
+    guard = missed_answer.missed_answer_guard(question, quantifier, chunks, denial_texts, answer_texts,
+                                              policy.guard_proximity_runes, VERIFIER_READING)
     if guard.answerability_warning:
         _add(reasons, Reason.MISSED_ANSWER_SUSPECTED)
         if policy.answerability.demote_missed_answer:
