@@ -1,26 +1,9 @@
 """Certainty (CERTAINTY_UNSTATED): a claim may state as fact only what its support states as fact.
 
-A hedge word (`hedge_words`: may, suggests,
-believed, ...; also the words that report, plan or ask for something:
-alleges, claims that, plans to, according to, requested, aimed) before two of
-the claim's words in one clause, when the claim has none: the support only
-supposes or reports what the claim states as fact ("According to X," reaches
-into the clause after it). A claim that states a cause over a support that
-only relates (`association_words`) is the same finding.
-So is a claim that says a thing "will" happen where its
-support says it "can", "could", "may" or "might"; a report word that is also
-a noun or a verb of other senses reports when "to", "that", "of", a gerund
-("recommended banning") or a clause with its own verb ("claims the battery
-lasts") follows it; planned, scheduled, slated and threatened only before
-"to" ("threatened to strike"; not "a threatened species of frog"), and so
-do estimate and fear before "that", meant before "to" and described or
-branded before "as" (not "designed to", "engineered to", "able to": a
-method or a feat as often as an aim); a report word or a verb of saying
-that ends a short clause after what it reports (", the researchers
-estimate.", ", officials said.") reports it.
-"should"/"ought" as the verb of a clause (not "Should X fail, ...", "It should
-be noted that", "should have been"), and a cause over a support that compares
-a group chosen by what it did ("people who drank coffee had a lower rate").
+A support that only supposes (`hedge_words`: may, suggests, believed, ...), reports, plans or asks for what
+the claim states, that only relates (`association_words`) what the claim states as a cause, that says a thing
+"can" happen where the claim says it "will", or that compares a group chosen by what it did, does not back the
+claim (`certainty_unstated`). A word that also has other senses counts only where it reports (`_reports`).
 """
 
 from __future__ import annotations

@@ -1,31 +1,14 @@
 """Direction and comparison (DIRECTION_MISMATCH, DIRECTION_UNSTATED, COMPARISON_MISMATCH).
 
-`direction_pairs` are
-pairs of opposite word groups (increase/induce/higher/more vs decrease/
-inhibit/lower/less, improve vs worsen, positive vs negative, before vs after,
-necessary vs dispensable, ...). Pairs of opposite things or qualities
-(`THING_PAIRS`: rich/poor, public/private, survivors/dead, ...) name two
-things when both stand in one clause, and a claim word its support also
-says, as plainly, is stated wherever the opposite stands ("Private donors
-funded public schools"). A capitalised word inside a sentence is a name,
-never a direction word ("Long Island"). Every direction word of the claim is lined up
-with the support's words of the same pair by neighbourhood; it must meet a
-word of its own side (a negated word of a complementary pair counts as the
-other side: "not required" = "dispensable"). Meeting the other side is
-DIRECTION_MISMATCH; meeting none, for a pair marked `required`, is
-DIRECTION_UNSTATED: the claim asserts a direction its support never states
-near the claim's words (neighbourhood score below `STATED`).
+Every direction word of the claim (`direction_pairs`: increase vs decrease, improve vs worsen, before vs after,
+...) is lined up with the support's words of the same pair by neighbourhood; it must meet a word of its own side
+(a negated word of a complementary pair counts as the other side: "not required" = "dispensable"). Meeting the
+other side is DIRECTION_MISMATCH; meeting none, for a `required` pair, DIRECTION_UNSTATED (neighbourhood score
+below `STATED`). A capitalised word inside a sentence is a name, never a direction word ("Long Island").
 
-Comparison (COMPARISON_MISMATCH). When the claim compares ("A is more X
-than B", "A ... compared with B", "higher in A than in B", "twice as likely
-as B"), the support's comparison must not put A's words on B's side and B's
-on A's. The terms are read as phrases (see `_sides`): the subject or the
-phrase after the preposition that also opens B, and B up to its next
-preposition, so the words both terms share ("rice", "in adults") do not hide
-the swap. A bare "as ... as" states an equality and reads either way round.
-Comparison from the other side: A direction word of the opposite side whose
-compared terms are swapped too ("A is shorter than B" over "B is longer than
-A") states the same comparison: no finding, and no role swap either.
+A comparison ("A is more X than B", "twice as likely as B") must not put A's words on B's side: its terms are
+read as phrases (`_sides`), so the words both share ("rice", "in adults") do not hide the swap. The same
+comparison from the other side ("B is longer than A" for "A is shorter than B") is no finding.
 """
 
 from __future__ import annotations

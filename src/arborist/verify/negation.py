@@ -1,32 +1,10 @@
 """Negation (NEGATION_MISMATCH, NEGATION_UNSTATED): the claim and its support must negate the same words.
 
-A negator (`negation_words`: not, no, never,
-unable, lack, fail, ...) negates its head: the first content word after it in
-its clause, skipping intensifiers ("not significantly associated" -> associated;
-"lack of expression" -> expression). A negator that quantifies its clause
-denies all of it: none, nobody, nothing and neither wherever they stand
-("neither the mayor nor the council approved the plan"), and at the start
-of a clause "no", "at no", "not a single" ("none of the 40 participants
-developed antibodies" denies "developed antibodies", not "40"). Verbs
-of ceasing or avoiding deny a gerund after them ("stopped producing",
-"avoided reporting"), and verbs of declining the verb after their "to"
-("declined to rule", "neglected to file", "has yet to turn"; not "prices
-declined", "declined to a record low", "was omitted to save space"); when
-the other text uses the same verb, the thing it denies may stand the other
-way round ("Flooding was avoided"). A claim
-word and the support word it
-lines up with must agree on being negated (a flipped prefix counts as one
-negation). "not only" negates nothing.
-
-A claim's negated word that the support never uses, in either polarity,
-is NEGATION_UNSTATED: the claim asserts a negation its support does not
-state ("X does not cause Y" over a quote that never speaks of causing);
-a negated direction word is the direction check's ("not required" is
-"dispensable").
-(Negative prefixes are left out here: "in-" starts too many words that
-negate nothing, "intestinal", "increase".)
-
-The negated heads are read by `reading.Text` (its `_heads`); this module compares them.
+`reading.Text` finds what each negator denies (its head, or its whole clause: "none of the 40 participants
+developed ..."); this module lines the claim's words up with the support's and compares them, a flipped prefix
+counting as one negation. A claim's negated word that the support never uses, in either polarity, is
+NEGATION_UNSTATED; a negated direction word is the direction check's ("not required" is "dispensable").
+Negative prefixes are left out of that: "in-" starts too many words that negate nothing ("intestinal").
 """
 
 from __future__ import annotations

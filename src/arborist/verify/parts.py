@@ -1,37 +1,11 @@
 """A claim's parts, each of which its quote must state something of.
 
-Overlap counts words over the whole claim, so a claim that adds a conjunct,
-a list item or a clause to what its quote says ("Vitamin C deficiency
-causes scurvy and rickets" over "... causes scurvy"; "..., where he died")
-still clears the threshold on the words it shares. A claim is cut into parts
-at coordinators, relative and causal words (and, or, but, which, where, who,
-while, because, so, ...), before a preposition (in, on, at, by, for, with,
-from, across, ...: "... in nonhuman primates" over a quote on mouse models),
-after a prepositional phrase at its verb ("Rainfall | across the country |
-was below average") or at a subject pronoun after one ("In his lab | he
-ran ..."), before "to a"/"to an" ("... to a sold-out audience"), before
-"of" and a gerund after a phrase of two content words ("within 48
-hours | of starting the drug")
-and at commas, semicolons, colons and brackets; a part with a content word
-of which the quote states none is said by the claim alone. A word the claim
-also uses in another part does not count as stated for this one ("..., where
-she also wrote her memoirs" over a quote that says only what she wrote
-first), and a conjunct that opens with an article names a thing its quote
-must name ("in the kidneys and the liver" over "in the kidneys"). A word
-coordinated before a head ("on both the eastern and western slopes") is
-said by the claim alone when its quote puts the other coordinate right
-before that head and names this one nowhere ("only on the eastern slopes"),
-and so is a reporter the quote never names ("The finance ministry predicts
-that ..." over "Economists at the bank predict that ...").
-"Compared with B, ..." is no part of its own: the comparison is for
-the vetoes to read.
-
-A part that is only an abbreviation the claim defines ("receptor-interacting
-protein (RIP)") restates the words before it; words before a bracketed name
-the quote uses ("enhancer regions (p53BERs)") are that name's long form; and
-a connective or a word that frames the text ("However, ...", "In addition,
-...", "In this study, ..."; `scope.DISCOURSE_WORDS`) states nothing: neither
-is a part of its own.
+Overlap counts words over the whole claim, so a claim that adds a conjunct, a list item or a clause to what its
+quote says ("Vitamin C deficiency causes scurvy and rickets" over "... causes scurvy"; "..., where he died")
+still clears the threshold on the words it shares. `parts` cuts a claim at coordinators, relative and causal
+words, prepositions and punctuation; a part with a content word of which the quote states none is said by the
+claim alone (`unstated_parts`), and so are a coordinate (`unstated_coordinates`) and a reporter
+(`unstated_reporter`) the quote never names.
 """
 
 from __future__ import annotations

@@ -1,31 +1,9 @@
 """A claim or its support read once: tokens, content stems, clause breaks, negated heads and event words.
 
-Every veto (`vetoes`) compares two `Text`s; this module reads them and lines
-their words up.
-
-Alignment. Each claim token is lined up with the occurrence of the same stem
-in the support whose neighbourhood (content stems within `WINDOW` tokens
-left and right) best matches the claim's, left with left and right with
-right (crossed sides count half, for passives and nominalisations:
-"IL-10 was reduced by PD-1" vs "PD-1 reduced IL-10"). A word with a negative
-prefix lines up with its base, flipped: "UCP1-independent" with "dependent",
-"inactive" with "active" (prefixes `negative_prefixes`, base stem of at
-least `MIN_BASE` letters so "inform" is not "form").
-
-Read as their meaning: "B by the time A" and "in the run-up to" are
-"before" (not "By the time A, B"); "has to" is "must";
-"in favour (of)" is support, not a favourable outcome; "has yet to" and
-"no longer" deny; "over"/"above" before a
-number is "more than", "under"/"below" "less than"; a negator reads past an
-adjective of degree to its noun ("no significant difference" denies the
-difference, as "not a measurable effect" denies the effect; "was not
-significant" still denies "significant"); "as well as" is "and"; "not
-enough X" denies X; a closing "are not" denies its clause's subject ("...,
-although living costs are not"), "but not X Y" the phrase X Y; "at no
-point" is "never"; "fell below 10 percent" falls (a bound on a figure is
-no part of the event before it).
-
-`states`, `subject_end` and `names_thing` read a short text's shape for the
+Every veto (`vetoes`) compares two `Text`s; this module reads them and lines their words up (`align`: by the
+content stems around each word in its clause; a word with a negative prefix lines up with its base, flipped).
+Phrases are read as what they mean where `Text.of` reads them ("by the time" is "before", "has to" is "must",
+"over 3,000" is "more than 3,000"). `states`, `subject_end` and `names_thing` read a short text's shape for the
 verifier's other checks.
 """
 

@@ -1,30 +1,11 @@
 """Roles (ROLES_SWAPPED): who did what to whom, the same way round in the claim and its support.
 
-A verb of the claim with a content word on each
-side in its clause ("Pixar acquired Disney") must not find those words on
-the other sides of the same verb in its support ("Disney acquired Pixar"):
-each side's words crossed over, the verb's nearest neighbour among them, in
-the same voice. A passive on one side only ("Pixar was acquired by
-Disney") expects the sides crossed, and finds them straight when the roles
-are swapped. Word overlap is blind to this: every word of "Carthage
-conquered Rome" is in "Rome conquered Carthage". A verb is a word after an
-auxiliary ("was taught", "did disclose"), an -ed or -s form, or a common
-irregular past ("bought", "beat"; never a name such as "Harlan Foods", nor
-a counted noun, "40 million euros"); its sides are content words and
-personal pronouns ("There she beat the champion"), not the adverbs, words
-of when ("first described") and numbers or years a passive leaves where
-they are; it is left alone when a preposition
-that makes it intransitive follows it ("risk increases with age" says what
-"age increases risk" says) or it names a symmetric relation
-(`symmetric_words`: associated, linked, interacts, ...). Verbs of one meaning
-(bought/purchased/acquired, beat/defeated, lent/loaned) are one verb to the role check.
-
-Also ROLES_SWAPPED: two terms exchanged around a middle both keep (`exchanged`), a verb of taking over its
-support's verb of giving with the same sides (`converse_verb`), a verb with a name on each side whose support, at every
-use of the verb, has each name on the other side (names read across their
-clause and past a comma around a name or its short description, not after
-a preposition of place or time, nor across a conjunct); "A defeated B" over
-"A lost to B". And a thing moved "from A to B" over one moved "from B to A".
+Word overlap is blind to it: every word of "Carthage conquered Rome" is in "Rome conquered Carthage". Each
+rule here reads one way a text can turn its roles round: a verb's sides crossed (`roles_swapped`, a passive on
+one side only expecting them crossed), two terms exchanged around a middle (`exchanged`), named sides crossed
+across a clause (`names_crossed`), a converse verb with the same sides (`converse_verb`: "A defeated B" over
+"A lost to B") and a move the other way (`from_to_swapped`). Symmetric relations (`symmetric_words`) and verbs
+made intransitive by a preposition ("risk increases with age") are left alone.
 """
 
 from __future__ import annotations

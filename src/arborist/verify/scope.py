@@ -1,27 +1,10 @@
 """Where a support says its statement holds, and whether the claim keeps it.
 
-"In mice fed a high-fat diet, the compound prevented weight gain" does not back
-"The compound prevented weight gain": the claim keeps every word it states
-and drops the group the result holds for. Two kinds of restriction are read:
-
-- an opening phrase up to the sentence's first comma that starts with one of
-  OPENERS ("In mice, ...", "Among men over 60, ...", "For first-time
-  offenders, ...", "When the soil is waterlogged, ..."), unless it only
-  places the text itself, its method or a time (its first content word a
-  year, a number or a decade, or a word up to it of DISCOURSE_WORDS or
-  TIME_WORDS: "In this study", "In adjusted analyses", "In 2010", "For
-  example", "In the late 1990s", "On Monday"; "Among men over 60" and "In
-  those with diabetes" restrict);
-- a condition after CONDITIONS or "provided that" ("... only if taken after
-  the first trimester", "... unless the key is revoked"), up to the end of
-  its clause;
-  "even if", "as if", "unless otherwise ..." and "not only in ..." restrict nothing.
-
-The claim must state the restriction's first content word (its head: "mice",
-"men", "first-time", "soil"); a claim that states it elsewhere, in any order,
-keeps it ("Metformin lowered HbA1c in patients with diabetes" over "In
-patients with diabetes, metformin lowered HbA1c"). A part or one made the whole: `part_made_whole`,
-`one_made_many`.
+"In mice fed a high-fat diet, the compound prevented weight gain" does not back "The compound prevented weight
+gain": the claim keeps every word it states and drops the group the result holds for. A restriction is an
+opening phrase (OPENERS, unless it only places the text, its method or a time) or a condition (CONDITIONS), and
+the claim must state its head, anywhere (`restrictions`, `dropped`). A part or one made the whole:
+`part_made_whole`, `one_made_many`.
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """Time (SCOPE_DROPPED, CERTAINTY_UNSTATED): a claim keeps the time its support gives its statement.
 
-A support that puts its statement in the past ("was once the largest",
-`lexicon.FORMER_WORDS`) under a claim that states it now ("is the largest"),
-or in a past that has ended ("used to graze", "carried the road until the
-bypass opened", "During the 1890s, the economy depended on wool") under a
-claim with no past form ("graze", "carries", "depends"); and a claim that
-says a thing has held since a year ("has served since 2004") over a support
-that ends it after that year ("from 2004 to 2012", "between 2004 and 2012",
-"2004-2012") and never says "since" it; a claim that says a thing goes on
-("still supports") over a verb of ending whose subject is the claim's
-("Support for ... ended"), no other clause of the support restating it
-(SCOPE_DROPPED). A claim that says a thing done ("has built a prototype",
-"has signed a deal") over a support that has it in progress ("is currently
-building a prototype", "is negotiating the purchase") and nowhere done
-(CERTAINTY_UNSTATED).
+A state the support puts in the past, or in a past that has ended, is not one the claim may state now
+(`former_stated_now`); nor is a thing held "since" a year one the support ends (`since_ended`), one it says
+ended (`still_ended`), nor a thing done one the support has still in progress (`under_way_unstated`).
 """
 
 from __future__ import annotations
