@@ -1,11 +1,6 @@
-"""Short names: a claim that names someone or something in full ("Peyton Manning", "the Denver Broncos") over a
-quote that calls them by the last word of that name ("Manning", "the Broncos"), as a document does once it has
-named them.
-
-The claim is read with the quote's short form when the cited chunk's own document (the admitted blocks with its
-title, and the title) writes the full name and nothing else the short form could mean (`_resolves`). A name's first
-words are never read as the name ("Kansas" is not "Kansas City"), and a first name the document never gives is
-never read as stated. See docs/verifier.md, "Short names".
+"""Short names: a claim that names someone or something in full ("Peyton Manning") over a quote that calls them
+by the last word(s) of that name ("Manning"), read with the short form where the cited chunk's own document
+resolves it (`_resolves`). See docs/verifier.md, "Short names".
 """
 
 from __future__ import annotations

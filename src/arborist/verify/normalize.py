@@ -1,27 +1,13 @@
 """What "the same text" means for the verifier: one normalisation, one tokeniser.
 
-`normalise` is for literal comparisons (the quote check and the substring
-rule of the span check): NFKC, curly quotes to straight ones, every dash to
-'-', invisible characters dropped, whitespace collapsed, casefolded.
+`normalise` is for literal comparisons (the quote check and the substring rule of the span check): NFKC, curly
+quotes to straight ones, every dash to '-', invisible characters dropped, whitespace collapsed, casefolded.
 
-`tokenise` is for everything that counts words. It keeps each token's
-offsets in the *original* text, so a report can point at the exact span:
-
-- numbers are one token with a canonical value: "1,200" -> "1200",
-  "29.50" -> "29.5", "007" -> "7" (a "$" or "%" next to it does not matter);
-- contractions become two tokens with the negation spelled out:
-  "doesn't" -> "does", "not"; "can't" -> "can", "not";
-- a decade written with an apostrophe is the decade: "1980's" -> "1980s",
-  as "1980s" already is (not the year 1980 and an "s");
-- other apostrophes split ("Marta's" -> "marta", "s");
-- "up-regulated" and "down-regulated" are one word each, as "upregulated" is;
-- a count written as a word is its number ("eight" -> "8"; not "one"), count
-  words joined into one number are that number ("two thousand" -> "2000",
-  "twenty-five" -> "25"), and so
-  are a digit ordinal ("16th" -> "16"), an ordinal or a multiple written as a
-  word ("third", "tripled", "threefold" -> "3", "half" -> "0.5"; not "first") and a
-  frequency ("twice" -> "2"; "once daily" -> "1");
-- every token is NFKC-normalised and casefolded.
+`tokenise` is for everything that counts words. It keeps each token's offsets in the *original* text, so a
+report can point at the exact span. A number is one token with a canonical value ("1,200" -> "1200", "29.50"
+-> "29.5"), and so is a count, an ordinal or a multiple written as a word ("eight", "twenty-five", "third",
+"tripled"; not "one" nor "first"); "doesn't" is "does", "not"; "1980's" is the decade "1980s"; other
+apostrophes split ("Marta's" -> "marta", "s").
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Quantities: one amount of time, length, mass or volume written in two units ("182 seconds" and "3 minutes 2
-seconds", "a decade" and "ten years", "1.5 kilometres" and "1,500 metres") is one amount, so a claim's number that
-its evidence states in other units is stated. Amounts compare exactly and only as exactly as they are stated:
-"503 metres" is not "half a kilometre", "a month" is not "30 days", and "about 2 hours" does not state "120
-minutes". The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes. See docs/verifier.md, "The
-per-claim checks".
+seconds", "1.5 kilometres" and "1,500 metres") is one amount, compared exactly and only as exactly as it is
+stated ("a month" is not "30 days"). The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes. See
+docs/verifier.md, "The per-claim checks".
 """
 
 from __future__ import annotations

@@ -556,8 +556,6 @@ SCALE_WORDS = frozenset("thousand thousands million millions billion billions tr
 _OBJECT_NEGATORS = frozenset("no nothing none".split())
 
 
-
-
 def clause_spans(text: Text) -> list[tuple[int, int]]:
     """The (first, end) token bounds of each clause, in order."""
     out: list[tuple[int, int]] = []

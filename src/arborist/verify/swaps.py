@@ -1,13 +1,7 @@
 """The word-swap slot rule: a claim that puts another thing in its quote's slot, the rest word for word.
 
-"Walmart acquired Whole Foods" over "Amazon acquired Whole Foods", "the right
-engine" over "the left engine", "corporal punishment is usually performed in
-schools" over "Currently detention is ... in schools": every word but one
-is the quote's, which the paraphrase check allows; in the very slot of
-another word it is another thing. `subject_replaced` reads a sentence's
-first word, `swapped` its subject and single words, against every cited
-chunk. Verbs, manners, numbers, units and qualifiers are left to their own
-checks; a noun synonym ("the medication" for "the drug") costs its STRICT.
+"Walmart acquired Whole Foods" over "Amazon acquired Whole Foods": every word but one is the quote's, which the
+paraphrase check allows; in the very slot of another word it is another thing (`subject_replaced`, `swapped`).
 """
 
 from __future__ import annotations

@@ -99,19 +99,9 @@ class Verification(BaseModel):
         """The label of an answer that has nothing to verify (the provider failed, or the response did not
         parse into the mode's shape): UNGROUNDED, no claims, `why` as its note."""
         return cls(
-            label=Label.UNGROUNDED,
-            audit_mode=AuditMode.UNLINKED,
-            mode=mode,
-            question=question,
-            claims=[],
-            n_verified=0,
-            n_claims=0,
-            abstained_requests=[],
-            quantifier=classify_quantifier(question),
-            guard=GuardResult(),
-            reasons=[],
-            notes=[why],
-            verifier_policy_hash=verifier_policy_hash(policy),
+            label=Label.UNGROUNDED, audit_mode=AuditMode.UNLINKED, mode=mode, question=question, claims=[],
+            n_verified=0, n_claims=0, abstained_requests=[], quantifier=classify_quantifier(question),
+            guard=GuardResult(), reasons=[], notes=[why], verifier_policy_hash=verifier_policy_hash(policy),
         )
 
 
@@ -119,10 +109,6 @@ def _add(reasons: list[Reason], *codes: Reason) -> None:
     for code in codes:
         if code not in reasons:
             reasons.append(code)
-
-
-def _not_run(detail: str) -> Check:
-    return Check(passed=False, detail=detail)
 
 
 # What a claim the judge accepted may leave to it: word rules that ask whether the quote *uses* the claim's words
@@ -159,13 +145,8 @@ def _bare(text: str) -> bool:
 def reanchor(item: Item, prepared: dict[str, Prepared], max_ids: int) -> Item:
     """The item judged against the admitted block that holds its quote word for word, when it cites only
     admitted blocks and none of them holds it (a small model copies E1's sentence and cites E2), or cites
-    more than `max_ids` of them (E1..E5 for one sentence of E1); else the item.
-
-    The quote, not the id, is what the reader can check: a quote found verbatim in the evidence is a
-    citation in itself. Every check that follows (the quote must still back the claim, in its names,
-    numbers, words and polarity) runs against that block, so re-anchoring can verify a claim only
-    through words the evidence really holds. The first holder in evidence order is taken (duplicated
-    passages hold the same words)."""
+    more than `max_ids` of them (E1..E5 for one sentence of E1); else the item. A quote found verbatim is a
+    citation in itself, and every later check runs against that block (docs/verifier.md, "Re-anchoring")."""
     ids = list(dict.fromkeys(item.evidence_ids))
     if not item.quote or not ids or any(i not in prepared for i in ids):
         return item
@@ -200,7 +181,7 @@ def _verify_item(
         notes.append(f"cites {len(ids)} evidence ids; the policy allows {policy.max_evidence_ids}")
 
     if not cited:
-        none = _not_run("no known evidence cited")
+        none = Check(passed=False, detail="no known evidence cited")
         checks = ClaimChecks(quote=None if item.quote is None else none, span=none, entities=none, paraphrase=none)
         return ClaimVerification(index=item.index, text=item.text, evidence_ids=item.evidence_ids,
                                  verdict=Verdict.UNSUPPORTED, reasons=caps, notes=notes, checks=checks)
@@ -511,13 +492,10 @@ def _subject_of(question: str, subject: frozenset[str], chunk: Prepared) -> froz
 def _question_terms_absent(
     question: str, cited: list[Prepared], said: list[str], said_norms: set[str] | None = None
 ) -> list[str]:
-    """The question's names, years and decades that the answer's own words (its claims and quotes; a
-    pointer-mode answer's cited chunks) and the titles of the chunks it cites never state, abbreviations read
-    in either form. A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once
-    can back a claim about another place. A decade ("in the 1980s") is stated by itself or by a year in it:
-    "ABC bought a cable channel in 1995" does not answer what it bought in the 1980s.
-    Other numbers often describe the asker's case ("a $4,000 invoice"), not what to look up.
-    `said_norms`: the token norms of `said` when the caller has them already (whole chunks, tokenised once)."""
+    """The question's names, years and decades that the answer's own words (`said`; `said_norms`, their token
+    norms, when the caller has them) and the cited titles never state, abbreviations read in either form (Rule
+    12). A name elsewhere in a quoted chunk does not count: a chunk that mentions Philadelphia once can back a
+    claim about another place. Other numbers often describe the asker's case ("a $4,000 invoice")."""
     tokens = tokenise(question)
     wanted = {t.norm: t.surface for t in tokens if t.number and t.norm.isdigit() and 1000 <= int(t.norm) <= 2999}
     wanted.update({t.norm: t.surface for t in tokens if is_decade(t.norm)})
@@ -581,9 +559,7 @@ def verify_answer(
     judge: Judge | None = None,
 ) -> Verification:
     """Verify one answer. Raises `VerifyInputError` (an InputError and a ValueError) on out-of-shape input.
-
-    `term_weights` (content stem -> weight: the corpus's inverse document frequency) lets Rule 13 run: an answer
-    that is not STRICT over evidence that does not speak of the question is ABSTAINED (see `answerability`)."""
+    `term_weights` (content stem -> the corpus's inverse document frequency) lets Rule 13 run."""
     question = check_question(question)
     mode = check_mode(mode)
     policy = load_policy(policy)
@@ -678,17 +654,14 @@ def verify_answer(
         if label is Label.STRICT:
             label = Label.HYBRID
             notes.append("Rule 10: STRICT demoted to HYBRID")
-    # Rule 11: an answer speaks of what was asked. Verified claims that share no content word with the
-    # question ("The Greek economy is advanced" for "What currency predated the euro in Finland?") answer
-    # something else; a bare answer ("1957") is on topic through its quote (BARE_ANSWER).
+    # Rule 11: an answer speaks of what was asked; a bare answer ("1957") is on topic through its quote.
     if policy.topic_check and subject and n and label is Label.STRICT and not any(
         _on_topic(item, subject, prepared) for item in items
     ):
         _add(reasons, Reason.OFF_TOPIC)
         notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
         label = Label.HYBRID
-    # Rule 12: the names and years the question is asked about must be in what the answer says and quotes:
-    # "What Philadelphia institution..." is not answered by a quote about an institution in New York.
+    # Rule 12: the question's names and years must be in what the answer says and quotes
     if policy.question_terms_check and n and cited and label is Label.STRICT:
         # A pointer-mode answer quotes nothing: the chunks it cites are the words it rests on.
         said = [text for item in items for text in (item.text, item.quote) if text]
@@ -705,9 +678,7 @@ def verify_answer(
         notes.append(f"Rule 9: none of the question's content stems ({', '.join(sorted(subject))}) "
                      "occurs in the cited evidence")
 
-    # Rule 13: evidence none of whose sentences holds enough of the question, or that never names a name or year
-    # the question asks about, does not answer it; an answer the verifier cannot back over such evidence is
-    # withheld (its claims stay below, as an unverified draft).
+    # Rule 13: an answer the verifier cannot back over evidence that does not answer the question is withheld
     answerable = None
     if term_weights is not None and policy.answerability_threshold > 0 and n:
         absent = _absent_from_evidence(question, chunks) if policy.answerability_names else []
@@ -747,20 +718,9 @@ def verify_answer(
             audit = AuditMode.MISSED_PARTIAL
 
     return Verification(
-        label=label,
-        audit_mode=audit,
-        mode=mode,
-        question=question,
-        claims=claims,
-        n_verified=n_verified,
-        n_claims=n,
-        n_entailed=sum(c.verdict is Verdict.VERIFIED_ENTAILED for c in claims),
-        abstained_requests=parsed.abstained_requests,
-        quantifier=quantifier,
-        guard=guard,
-        instruction_guard=instruction,
-        answerability=answerable,
-        reasons=reasons,
-        notes=notes,
+        label=label, audit_mode=audit, mode=mode, question=question, claims=claims, n_verified=n_verified,
+        n_claims=n, n_entailed=sum(c.verdict is Verdict.VERIFIED_ENTAILED for c in claims),
+        abstained_requests=parsed.abstained_requests, quantifier=quantifier, guard=guard,
+        instruction_guard=instruction, answerability=answerable, reasons=reasons, notes=notes,
         verifier_policy_hash=verifier_policy_hash(policy),
     )

@@ -1,14 +1,8 @@
 """Does the support say the same thing *the same way round*? The vetoes of a claim against its quote or span.
 
 Word overlap cannot tell "PD-1 triggering reduces IL-10" from "PD-1 triggering induced IL-10": the words agree,
-the direction does not. `compare` runs each family, in this order, and keeps the first finding of each reason:
-negation (`negation`), direction and comparison (`direction`), roles
-(`roles`), certainty (`certainty`), time (`tense`), units (`units`), a model
-letter changed (ENTITY_MISSING: "the Nimbus S" over "the Nimbus X"), and,
-when scoped, the support's restriction and a part or one made the whole
-(SCOPE_DROPPED, `scope`). The words are read once (`reading.Text`).
-
-Every finding names the words involved, so a report can show them.
+the direction does not. `compare` runs each family (one module each) on the words read once (`reading.Text`);
+every finding names the words involved, so a report can show them.
 """
 
 from __future__ import annotations
