@@ -169,10 +169,6 @@ def _term(text: Text, start: int, stop: int, subject: bool = False, through: boo
     return Counter(list(dict.fromkeys(found))[: COMPARED_TERMS * (3 if through else 1)])
 
 
-def compared_sides_swapped(claim: Text, i: int, support: Text, j: int) -> bool:
-    return _swapped(_sides(claim, i), _sides(support, j))
-
-
 def _swapped(c: tuple[Counter[str], Counter[str]] | None, s: tuple[Counter[str], Counter[str]] | None) -> bool:
     """The claim's compared terms `c` stand on the other sides of the support's `s`."""
     if c is None or s is None:
@@ -258,7 +254,7 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
                 agree = (side if not c_neg else -side) == (s_side if not s_neg else -s_side)
             else:
                 agree = side == s_side and c_neg == s_neg
-            swapped = compared_sides_swapped(claim, i, support, j) or (
+            swapped = _swapped(_sides(claim, i), _sides(support, j)) or (
                 pair.name in CONVERSE_PAIRS and sides_crossed(claim, i, support, j))
             if not agree and swapped and not pair.complementary and c_neg == s_neg:
                 first, end = clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"

@@ -81,8 +81,7 @@ class Verification(BaseModel):
     question: str
     claims: list[ClaimVerification]
     n_verified: int
-    # claims in the answer (in quote mode its quotes, each one claim); records written before the
-    # rename call it n_quotes
+    # claims in the answer (in quote mode its quotes); records written before the rename call it n_quotes
     n_claims: int = Field(validation_alias=AliasChoices("n_claims", "n_quotes"))
     n_entailed: int = 0  # verified claims that rest on the entailment judge (VERIFIED_ENTAILED)
     abstained_requests: list[str]
@@ -294,8 +293,7 @@ def _verify_item(
         agrees = not findings
         failures += [f.reason for f in findings]
         notes += [f"quote: {f.note}" for f in findings]
-    # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it. It is
-    # verified only by a quote that holds it and says most of what the question asks about.
+    # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it.
     bare = short and bool(question_stems)
     asked = question_stems - claim.stems
     on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
@@ -313,9 +311,7 @@ def _verify_item(
         verdict = Verdict.PARTIAL
     else:
         verdict = Verdict.UNSUPPORTED
-    # Which stage decided: a verified claim's tier, else the first stage it failed (grounding: no genuine quote or
-    # span; names: a name or number its evidence or its quote lacks; support: neither restated nor entailed;
-    # veto: a rule found it saying something else; caps: its citation).
+    # Which stage decided: a verified claim's tier, else the first stage it failed (docs/verifier.md, "Two tiers")
     if verdict in VERIFIED:
         decided_by = "judge" if verdict is Verdict.VERIFIED_ENTAILED else "rules"
     elif not quote_ok and not span.passed:
