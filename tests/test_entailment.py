@@ -76,9 +76,23 @@ def test_the_judge_is_not_asked_about_a_number_the_quote_lacks_nor_a_claim_the_r
     judge = TableJudge({})
     v = verify("The Harlow Bridge has been shut to vehicles since 2017 because of cracking in its main span.", judge)
     assert v.label is not Label.STRICT and v.claims[0].decided_by == "names"
-    restated = "The Harlow Bridge was closed to traffic in 2019 after engineers found cracks in its main span."
+    # with a judge, restating is every content word (`judged_restatement_threshold`): a claim that copies its quote
+    restated = "It was closed to traffic in 2019 after engineers found cracks in its main span."
     assert verify(restated, judge).claims[0].verdict is Verdict.VERIFIED_QUOTE
     assert judge.asked == []  # neither case cost a model call
+
+
+def test_with_a_judge_a_claim_short_of_every_content_word_is_the_judge_s_to_read() -> None:
+    # "Kim Jong-suk is Kim Jong-chul's mother" over "... Kim Il-sung's first wife": 3 of 5 content words, enough for
+    # the rules alone (paraphrase_threshold 0.6) and not a restatement with a judge to read it
+    quote = "Kim Jong-suk was Kim Il-sung's first wife."
+    claim = "Kim Jong-suk is Kim Jong-chul's mother."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    evidence = [{"id": "E1", "title": "Kim Jong-il", "text": quote}]
+    assert verify_answer("Who?", "claim_lattice", evidence, answer).label is Label.STRICT  # the rules alone
+    judge = TableJudge({claim: 0.3})
+    v = verify_answer("Who?", "claim_lattice", evidence, answer, judge=judge)
+    assert v.label is not Label.STRICT and judge.asked and v.claims[0].decided_by == "support"
 
 
 def test_the_judge_is_part_of_the_verifier_hash_and_must_match_the_policy() -> None:

@@ -65,6 +65,12 @@ class VerifierPolicy(BaseModel):
         default=0.6, ge=0.0, le=1.0,
         description="share of the claim's content stems that the best evidence window must hold",
     )
+    judged_restatement_threshold: float = Field(
+        default=1.0, ge=0.0, le=1.0,
+        description="with an entailment judge: share of the claim's content stems its quote must hold for the rules "
+                    "to call the claim restated; a claim short of it is the judge's to read (rules only: "
+                    "paraphrase_threshold)",
+    )
     max_evidence_ids: int = Field(default=3, ge=1, description="more distinct ids on one claim -> TOO_MANY_EVIDENCE_IDS")
     span_window_factor: float = Field(
         default=1.5, ge=1.0, description="span check: window length limit, in tokens, as a multiple of the claim's length"

@@ -220,9 +220,13 @@ def _verify_item(
                 if quote_ok and item.quote is not None and mode != "quote" else [])
     # stage 2 against the quote alone, per cited chunk: read once, for restatement, the judge and the verdict's stage
     named = _quote_names(supports)
-    backs_claim = mode == "quote" or (quote_ok and _quote_backs_claim(supports, named, policy))
+    # with a judge, restating means every content word: a claim that says part of its quote in other words is the
+    # judge's to read, not the word-overlap rule's
+    overlaps = mode == "quote" or (quote_ok and _quote_backs_claim(supports, named, policy, policy.paraphrase_threshold))
+    backs_claim = overlaps and (judge is None or mode == "quote" or _quote_backs_claim(
+        supports, named, policy, policy.judged_restatement_threshold))
     # restated word for word but for a part its quote may state in other words: the judge's to read, where there is one
-    parted = (_unstated_parts(supports, lex) if judge is not None and backs_claim and mode != "quote"
+    parted = (_unstated_parts(supports, lex) if judge is not None and overlaps and mode != "quote"
               and policy.polarity_checks else [])
     backs_claim = backs_claim and not parted
     # Stage 3 by the judge: a genuine quote that holds the claim's names and numbers (stage 2) but that the claim
@@ -434,11 +438,11 @@ def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list
 
 
 def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
-                       policy: VerifierPolicy) -> bool:
-    """Entities (`named`, see `_quote_names`) and paraphrase of the claim, checked against the quote alone
-    (`supports`: see `_quote_support`, one per cited chunk)."""
+                       policy: VerifierPolicy, threshold: float) -> bool:
+    """Entities (`named`, see `_quote_names`) and paraphrase of the claim at `threshold`, checked against the quote
+    alone (`supports`: see `_quote_support`, one per cited chunk)."""
     for (wide, own, _), names in zip(supports, named, strict=True):
-        paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, threshold)
         if names and paraphrase.passed:
             return True
     return False
