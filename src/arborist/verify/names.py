@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arborist.verify.checks import Prepared
-from arborist.verify.normalize import Token, is_stopword, name_tokens, tokenise
+from arborist.verify.normalize import Token, is_stopword, name_tokens, norm_at, tokenise
 
 
 @dataclass(frozen=True)
@@ -92,11 +92,7 @@ def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
     if after is not None and gap_after == "," and after.norm in ("a", "an", "the"):
         return True
     return (after is not None and gap_after == "" and after.norm in ("is", "was", "are", "were")
-            and _norm(tokens, last + 2) in ("a", "an"))
-
-
-def _norm(tokens: list[Token], k: int) -> str:
-    return tokens[k].norm if 0 <= k < len(tokens) else ""
+            and norm_at(tokens, last + 2) in ("a", "an"))
 
 
 #: words for a relative: a document that names someone's relative ("his brother Peyton", "her daughter, Ilse")

@@ -407,6 +407,11 @@ def has_negation(tokens: list[Token], negators: frozenset[str] = NEGATORS) -> bo
     return any(t.norm in negators for t in tokens)
 
 
+def norm_at(tokens: list[Token], k: int) -> str:
+    """Token k's norm, or "" where k falls outside the tokens (a word before the first or after the last)."""
+    return tokens[k].norm if 0 <= k < len(tokens) else ""
+
+
 def is_stopword(norm: str) -> bool:
     return norm in STOPWORDS
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from arborist.verify.lexicon import UNIT_WORDS
-from arborist.verify.normalize import SCALES, Token, is_ordinal, number_values
+from arborist.verify.normalize import SCALES, Token, is_ordinal, norm_at, number_values
 
 _YEAR = Decimal(31_557_600)  # a Julian year in seconds, so that twelve months are a year and ten years a decade
 
@@ -55,10 +55,6 @@ class Quantity:
     inexact: bool
 
 
-def _norm(tokens: list[Token], k: int) -> str:
-    return tokens[k].norm if 0 <= k < len(tokens) else ""
-
-
 def _glued(text: str, tok: Token) -> bool:
     """A number that is part of a fraction, range, ratio or clock time ("1/2", "2-3", "24/7", "14:30")."""
     return text[tok.start - 1 : tok.start] in ("/", "-", "\u2013", ":") or text[tok.end : tok.end + 1] in (
@@ -67,7 +63,7 @@ def _glued(text: str, tok: Token) -> bool:
 
 def _half_after(tokens: list[Token], k: int) -> bool:
     """Tokens k.. read "and a half"."""
-    return _norm(tokens, k) == "and" and _norm(tokens, k + 1) == "a" and _norm(tokens, k + 2) == "0.5"
+    return norm_at(tokens, k) == "and" and norm_at(tokens, k + 1) == "a" and norm_at(tokens, k + 2) == "0.5"
 
 
 def _rate(tokens: list[Token], k: int) -> bool:
@@ -98,19 +94,19 @@ def _one(text: str, tokens: list[Token], k: int) -> Quantity | None:
     if _half_after(tokens, j):  # "two and a half hours", "one and a half hours"
         value, j = value + Decimal("0.5"), j + 3
         numbers.append(j - 1)
-    elif value == Decimal("0.5") and _norm(tokens, j) in ("a", "an"):  # "half an hour"
+    elif value == Decimal("0.5") and norm_at(tokens, j) in ("a", "an"):  # "half an hour"
         j += 1
-    unit = _UNITS.get(_norm(tokens, j))
+    unit = _UNITS.get(norm_at(tokens, j))
     if unit is None:
         return None
     if not numbers and _half_after(tokens, j + 1):  # "a year and a half"
         value += Decimal("0.5")
         numbers.append(j + 3)
     end = max([j, *numbers])
-    before, after = _norm(tokens, k - 1), _norm(tokens, end + 1)
+    before, after = norm_at(tokens, k - 1), norm_at(tokens, end + 1)
     # a range is no exact amount either: "between 2 and 3 hours", "2 or 3 hours"
     ranged = before in ("and", "or") and k >= 2 and tokens[k - 2].number
-    inexact = before in INEXACT_BEFORE or after in INEXACT_AFTER or ranged or _norm(tokens, k - 2) == "as"
+    inexact = before in INEXACT_BEFORE or after in INEXACT_AFTER or ranged or norm_at(tokens, k - 2) == "as"
     return Quantity(unit[0], value * unit[1], tuple(numbers), k, end, inexact)
 
 
