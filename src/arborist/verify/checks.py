@@ -36,7 +36,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.quantities import amounts_of, stated_in_other_units, unstated_amounts
+from arborist.verify.quantities import amounts_of, quantities, stated_in_other_units, unstated_amounts
 from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
@@ -446,9 +446,11 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     opening = {t.norm: s for t, s in zip(named, stem_all([t.norm for t in named]), strict=True)
                if sentence_initial(claim.text, t)}
     # amounts, in whatever units: "182 seconds" and "3 minutes 2 seconds"; "a week" and "eight days" differ
-    stated_amounts = amounts_of((text, tokens) for chunk in chunks
-                      for text, tokens in ((chunk.ev.text, chunk.tokens), (chunk.ev.title, chunk.title_tokens)))
-    amounts = unstated_amounts(claim.text, claim.tokens, stated_amounts)
+    # (the evidence is read for amounts only when the claim states one)
+    claimed = quantities(claim.text, claim.tokens)
+    stated_amounts = amounts_of((text, tokens) for chunk in chunks for text, tokens in (
+        (chunk.ev.text, chunk.tokens), (chunk.ev.title, chunk.title_tokens))) if claimed else []
+    amounts = unstated_amounts(claim.text, claim.tokens, claimed, stated_amounts)
     if not numbers and not names and not amounts:
         return Check(passed=True, detail="no numbers or names to check"), []
     pool_numbers: set[str] = set()
@@ -471,7 +473,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     stated = {t.norm: number_values(claim.tokens, k) for k, t in enumerate(claim.tokens) if t.number}
     # the whole of a claim's "one in five" is stated only by the same share ("five adults" is not it)
     whole = {claim.tokens[m].norm for k in range(len(claim.tokens)) if (m := share_whole(claim.tokens, k)) is not None}
-    converted = stated_in_other_units(claim.text, claim.tokens, stated_amounts)
+    converted = stated_in_other_units(claim.tokens, claimed, stated_amounts)
     missing_numbers = [numbers[n] for n in reversed(numbers)
                        if (n not in pool_numbers and n not in pool_words and not (stated.get(n, set()) & values)
                            and n not in converted)

@@ -143,18 +143,18 @@ def _states(amount: Quantity, said: list[Quantity]) -> bool:
                for q in said)
 
 
-def stated_in_other_units(text: str, claim: list[Token], said: list[Quantity]) -> set[str]:
-    """The number norms of the claim every use of which is in an amount that `said` states (a norm used once in an
-    amount and once as a count, "in 48 hours, 48 soldiers", is not)."""
-    amounts = quantities(text, claim)
+def stated_in_other_units(claim: list[Token], amounts: list[Quantity], said: list[Quantity]) -> set[str]:
+    """The number norms of the claim (its tokens, and `amounts`: its `quantities`) every use of which is in an amount
+    that `said` states (a norm used once in an amount and once as a count, "in 48 hours, 48 soldiers", is not)."""
     covered = {k for q in amounts if _states(q, said) for k in q.numbers}
     return {tok.norm for k, tok in enumerate(claim) if k in covered
             and all(j in covered for j, other in enumerate(claim) if other.norm == tok.norm)}
 
 
-def unstated_amounts(text: str, claim: list[Token], said: list[Quantity]) -> list[str]:
-    """The claim's amounts written without a number ("a week", "a fortnight", "nearly a decade") that `said` does
-    not state though it states an amount of the same kind ("eight days"): a number check never sees them."""
-    return [text[claim[q.first].start : claim[q.unit].end] for q in quantities(text, claim)
+def unstated_amounts(text: str, claim: list[Token], amounts: list[Quantity], said: list[Quantity]) -> list[str]:
+    """The claim's amounts (`amounts`, its `quantities`) written without a number ("a week", "a fortnight", "nearly
+    a decade") that `said` does not state though it states an amount of the same kind ("eight days"): a number
+    check never sees them."""
+    return [text[claim[q.first].start : claim[q.unit].end] for q in amounts
             if not any(claim[k].number for k in q.numbers) and not _states(q, said)
             and any(other.measure == q.measure for other in said)]
