@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import subprocess
@@ -9,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from arborist.verify import PolicyError, VerifierPolicy
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -126,3 +129,12 @@ def overrides(pairs: list[str]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node[leaf] = value
     return out
+
+
+def verifier_policy(ap: argparse.ArgumentParser, pairs: list[str], **fixed: Any) -> VerifierPolicy:
+    """The verifier policy of `--verifier KEY=VALUE` pairs (`overrides`) and `fixed` fields; a bad one exits through
+    `ap.error` with the one line that names it."""
+    try:
+        return VerifierPolicy(**{**overrides(pairs), **fixed})
+    except PolicyError as exc:
+        ap.error(f"--verifier: {exc}")

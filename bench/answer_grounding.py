@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from _common import overrides, require_shared_data
+from _common import overrides, require_shared_data, verifier_policy
 from arborist.answer.pipeline import answer_question
 from arborist.answer.record import AnswerRecord
 from arborist.answer.verification import corpus_weights, verify_record
@@ -62,7 +62,7 @@ from arborist.ingest import ingest_paths
 from arborist.lab.diagnosis import answer_text, contains_gold
 from arborist.models.local import LocalProvider
 from arborist.policy.answer import build_policy, governance_policy_hash
-from arborist.verify import Label, PolicyError, Reason, VerifierPolicy
+from arborist.verify import Label, Reason
 from arborist.verify.normalize import tokenise
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
@@ -288,10 +288,7 @@ def main() -> None:
                     help="stored records to take an answer from instead of asking again: same set, question, "
                     "store contents (corpus digest) and governance policy; re-verified under the current verifier")
     args = ap.parse_args()
-    try:
-        verifier = VerifierPolicy(**{**overrides(args.verifier_policy), "entailment": spec_for(args.entailment)})
-    except PolicyError as exc:
-        ap.error(f"--verifier: {exc}")
+    verifier = verifier_policy(ap, args.verifier_policy, entailment=spec_for(args.entailment))
     grouped: dict[str, list[tuple[dict[str, Any], AnswerRecord]]] = defaultdict(list)
     if args.from_records:
         # the stores are rebuilt (no model) so that Rule 13 weighs each question's words over its own corpus

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from _common import overrides, require_shared_data
+from _common import require_shared_data, verifier_policy
 from arborist.entailment import load_judge, spec_for
 from arborist.verify import Label, Reason, Verification, VerifierPolicy, verify_answer
 from arborist.verify.judge import Judge, JudgeSpec
@@ -55,15 +55,8 @@ def handwritten_cases(path: Path = HERE / "data" / "handwritten_pairs.jsonl") ->
                         "abstained_requests": []}} for k, r in enumerate(rows)]
 
 
-POLICY: VerifierPolicy | None = None  # the verifier policy measured (`--verifier`); None: the default
-
-
-def verified(items: list[dict[str, Any]], judge: Judge | None) -> list[Verification]:
-    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], POLICY, judge=judge) for c in items]
-
-
-def labels(items: list[dict[str, Any]], judge: Judge | None) -> list[Label]:
-    return [v.label for v in verified(items, judge)]
+def verified(items: list[dict[str, Any]], judge: Judge | None, policy: VerifierPolicy) -> list[Verification]:
+    return [verify_answer(c["question"], c["mode"], c["evidence"], c["answer"], policy, judge=judge) for c in items]
 
 
 def judge_routes(items: list[dict[str, Any]], rules: list[Verification], judged: list[Verification]) -> str:
@@ -110,8 +103,7 @@ def main() -> None:
                     help="verifier-policy override, e.g. paraphrase_threshold=1.0 (repeatable)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    global POLICY
-    POLICY = VerifierPolicy(**overrides(args.verifier)) if args.verifier else None
+    policy = verifier_policy(ap, args.verifier)  # the policy measured; the default without `--verifier`
     prompt = CANDIDATES[args.prompt]
     sets: dict[str, tuple[list[dict[str, Any]], str]] = {}
     if "scifact" in args.sets:
@@ -127,11 +119,11 @@ def main() -> None:
         print(f"\n## {name}: {len(items)} cases\n\n| verifier | STRICT per human label | precision |\n|---|---|---|")
         rows_out: dict[str, Any] = {}
         routes: dict[float, str] = {}
-        rules = verified(items, None)
+        rules = verified(items, None, policy)
         rows_out["none"] = figures(items, [v.label for v in rules], good)
         print(line("rules only (--entailment none)", rows_out["none"]), flush=True)
         ceiling = AcceptAll()
-        rows_out["accept-all"] = figures(items, labels(items, ceiling), good)
+        rows_out["accept-all"] = figures(items, [v.label for v in verified(items, ceiling, policy)], good)
         print(line(f"rules + a judge that accepts all ({ceiling.calls} calls)", rows_out["accept-all"]), flush=True)
         for t in (float(x) for x in args.thresholds.split(",")):
             spec = spec_for("local", args.model, t)
@@ -139,7 +131,7 @@ def main() -> None:
             spec = spec.model_copy(update={"prompt_digest": prompt.digest})
             judge = load_judge(spec, prompt=prompt)
             start = time.monotonic()
-            judged = verified(items, judge)
+            judged = verified(items, judge, policy)
             rows_out[f"judge@{t:g}"] = figures(items, [v.label for v in judged], good)
             took = time.monotonic() - start
             print(line(f"rules + {spec.model} judge ({args.prompt} prompt) at {t:g} ({took:.0f} s)", rows_out[f"judge@{t:g}"]), flush=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -335,3 +337,13 @@ def test_the_judge_never_leaves_a_claim_below_the_rules_label() -> None:
     assert rules.label is Label.STRICT and rules.claims[0].verdict is Verdict.VERIFIED_SPAN
     assert judged.claims[0].entailment == pytest.approx(0.95)  # the judge was asked, and accepted
     assert judged.label is Label.STRICT and judged.claims[0].verdict is Verdict.VERIFIED_SPAN
+
+
+@pytest.mark.parametrize("bench", ["entailment_judge.py", "answer_grounding.py"])
+def test_a_bad_verifier_override_of_a_bench_is_one_line_naming_it(bench: str) -> None:
+    script = Path(__file__).resolve().parents[1] / "bench" / bench
+    done = subprocess.run([sys.executable, str(script), "--verifier", "bogus=1"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].endswith(
+        "error: --verifier: unknown verifier policy field 'bogus'; valid fields: " + ", ".join(VerifierPolicy.model_fields))
