@@ -47,14 +47,10 @@ _REPORTS_AS = frozenset("described branded labelled labeled characterised charac
 # Report words that report only with "to" or "that" right after them: "threatened to strike", "estimates that",
 # "fear that", "are feared to have died", "was meant to"; not "a threatened species", "an estimated 40,000", "fear of
 # flying". ("designed to", "engineered to" and "able to" describe a method or a feat as often: not reports.)
-_REPORTS_RIGHT_BEFORE = {"threaten": ("to",), "threatens": ("to",), "threatened": ("to",), "estimate": ("that",),
-                         "estimates": ("that",), "estimated": ("that", "to"), "fear": ("that",),
-                         "fears": ("that",), "feared": ("that", "to"), "meant": ("to",), "worry": ("that",),
-                         "worries": ("that",), "maintain": ("that",), "maintains": ("that",),
-                         "maintained": ("that",), "hint": ("that", "at"), "hints": ("that", "at"),
-                         "hinted": ("that", "at"), "deny": ("that",), "denies": ("that",), "denied": ("that",),
-                         "calling": ("for",), "called": ("for",),
-                         "trend": ("towards", "toward")}
+_REPORTS_RIGHT_BEFORE = {word: tuple(after.split()) for words, after in (
+    ("threaten threatens threatened meant", "to"), ("estimated feared", "that to"), ("hint hints hinted", "that at"),
+    ("estimate estimates fear fears worry worries maintain maintains maintained deny denies denied", "that"),
+    ("calling called", "for"), ("trend", "towards toward")) for word in words.split()}
 # Report words of other common senses that report only before their word ("denied that", not "bail was denied";
 # "called for", not "police were called" nor "the recipe calls for two eggs"; "a trend towards", not "bucking the
 # trend").

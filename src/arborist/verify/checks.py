@@ -32,6 +32,7 @@ from arborist.verify.normalize import (
     number_values,
     sentence_initial,
     share_whole,
+    shared_start,
     strip_quote,
     token_stems,
     tokenise,
@@ -75,7 +76,7 @@ class Prepared:
         self.text_stems = frozenset(s for s in self.stems if s)
         self.stem_set = self.text_stems | self.title_stems
         self.negation_prefix = list(accumulate((t.norm in self.negators for t in self.tokens), initial=0))
-        self.joined = _joined(self.tokens)
+        self.joined = _joined([t.norm for t in self.tokens])
         ends = [end for _, end in sentence_bounds(self.ev.text)]
         self.sentence_of = [bisect_left(ends, t.end) for t in self.tokens]
 
@@ -104,7 +105,7 @@ class Prepared:
 
     def find(self, norms: list[str]) -> int | None:
         """The index of the first token where these token norms stand in a row, or None."""
-        at = self.joined.find(_joined_norms(norms)) if norms else -1
+        at = self.joined.find(_joined(norms)) if norms else -1
         return None if at < 0 else self.joined.count(_SEP, 0, at)
 
     def sentence_text(self, first: int, last: int) -> str:
@@ -127,11 +128,7 @@ SAME_STEM_TAIL = 2
 def same_stem(a: str, b: str) -> bool:
     """Two stems that share at least SAME_STEM_PREFIX letters and differ only in at most SAME_STEM_TAIL
     letters after them each ("apoptosi"/"apoptot", "induc"/"induct"; not "differ"/"differenti")."""
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
+    n = shared_start(a, b)
     return n >= SAME_STEM_PREFIX and len(a) - n <= SAME_STEM_TAIL and len(b) - n <= SAME_STEM_TAIL
 
 
@@ -171,11 +168,7 @@ _SEP = "\x1f"
 _ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]|\(\s*\.\.\.\s*\)|\.\s\.\s\.|\.\.\.")
 
 
-def _joined(tokens: list[Token]) -> str:
-    return _joined_norms([t.norm for t in tokens])
-
-
-def _joined_norms(norms: list[str]) -> str:
+def _joined(norms: list[str]) -> str:
     return _SEP + _SEP.join(norms) + _SEP if norms else ""
 
 
@@ -198,7 +191,7 @@ def _in_order(fragments: list[str], text: str) -> bool:
 def _same_words(fragments: list[str], chunk: Prepared) -> bool:
     """The fragments' words, in order and each fragment's words contiguous, ignoring every mark between them:
     how a reader compares a quote that dropped inner quotation marks, a comma or a dash."""
-    needles = [_joined(tokenise(f)) for f in fragments]
+    needles = [_joined([t.norm for t in tokenise(f)]) for f in fragments]
     return all(needles) and _in_order(needles, chunk.joined)
 
 
@@ -511,7 +504,6 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
     for chunk in chunks:
         n = len(chunk.tokens)
         size = min(width, n)
-        negs = chunk.negation_prefix
         hits: deque[int] = deque()  # positions of claim stems inside the window
         counts: Counter[str | None] = Counter()
         for right in range(n):
@@ -532,7 +524,7 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
                 best_any = (covered, chunk, first, right)
             # polarity is read on the matched part of the window only, so a "never"
             # in the neighbouring sentence does not flip it
-            negated = bool(hits) and negs[hits[-1] + 1] > negs[_lookbehind(chunk, hits[0])]
+            negated = bool(hits) and _negated(chunk, hits[0], hits[-1])
             if negated == claim.negated and covered > best_same[0]:
                 best_same = (covered, chunk, first, right)
     covered, found, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])

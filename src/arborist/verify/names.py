@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arborist.verify.checks import Prepared
-from arborist.verify.normalize import Token, is_stopword, name_tokens, norm_at, tokenise
+from arborist.verify.normalize import Token, in_a_row, is_stopword, name_tokens, norm_at, tokenise
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,6 @@ def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> lis
             runs.append([tok])
         prev = tok
     return [run for run in runs if lone_openers or len(run) > 1 or id(run[0]) in named]
-
-
-def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
-    """`part` stands in `whole`, word for word and in a row."""
-    n = len(part)
-    return any(whole[k : k + n] == part for k in range(len(whole) - n + 1))
 
 
 @dataclass(frozen=True)
@@ -123,13 +117,13 @@ def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Writ
     fulls = [w for w in written if w.name == full]
     if not fulls or any(w.shared for w in fulls) or (family and len(short) == 1):
         return None
-    if any(_inside(short, w.name) and not _inside(w.name, full) for w in written):
+    if any(in_a_row(short, w.name) and not in_a_row(w.name, full) for w in written):
         return None
     first: dict[str, int] = {}  # block -> the token its first full name starts at
     for w in fulls:
         first[w.where] = min(first.get(w.where, w.position), w.position)
     for w in written:
-        if _inside(short, w.name) and w.name != full and (
+        if in_a_row(short, w.name) and w.name != full and (
                 w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
             return None
     return fulls[0].where
@@ -151,7 +145,7 @@ def short_names(text: str, quote: str | None, cited: list[Prepared], document: l
     out = []
     for run in runs:
         full = tuple(t.norm for t in run)
-        if any(_inside(full, name) for name in said):
+        if any(in_a_row(full, name) for name in said):
             continue
         # the longest last words of the name that the quote writes as a name of its own
         n = next((n for n in range(len(full) - 1, 0, -1) if full[-n:] in said), None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -405,6 +406,17 @@ def content_stems(text: str) -> frozenset[str]:
 
 def has_negation(tokens: list[Token], negators: frozenset[str] = NEGATORS) -> bool:
     return any(t.norm in negators for t in tokens)
+
+
+def shared_start(a: str, b: str) -> int:
+    """How many letters `a` and `b` share from their start."""
+    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def in_a_row(part: Sequence[str], whole: Sequence[str]) -> bool:
+    """`part` stands in `whole`, item for item and in a row."""
+    n = len(part)
+    return any(whole[k : k + n] == part for k in range(len(whole) - n + 1))
 
 
 def norm_at(tokens: list[Token], k: int) -> str:

@@ -11,7 +11,7 @@ claim alone (`unstated_parts`), and so are a coordinate (`unstated_coordinates`)
 from __future__ import annotations
 
 from arborist.verify.lexicon import NEVER_NOUNS, SUBJECT_PRONOUNS
-from arborist.verify.normalize import CLAUSE_MARKS, Token, share_whole, token_stems, tokenise
+from arborist.verify.normalize import CLAUSE_MARKS, Token, share_whole, shared_start, token_stems, tokenise
 from arborist.verify.scope import DISCOURSE_WORDS
 
 # Words that begin another conjunct or clause; they belong to no part.
@@ -144,8 +144,7 @@ def unstated_coordinates(text: str, quote_stems: list[str | None]) -> list[str]:
 def _akin(a: str, b: str) -> bool:
     """Two stems of one word ("southern" and "south", "dental" and "dentistry"): they share their first four
     letters and at least 60% of the shorter one."""
-    shared = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return shared >= max(4, 0.6 * min(len(a), len(b)))
+    return shared_start(a, b) >= max(4, 0.6 * min(len(a), len(b)))
 
 
 def unstated_reporter(text: str, stated: frozenset[str], reports: frozenset[str]) -> list[str]:

@@ -11,7 +11,7 @@ made intransitive by a preposition ("risk increases with age") are left alone.
 from __future__ import annotations
 
 from arborist.verify.lexicon import IRREGULAR_VERBS, Lexicon
-from arborist.verify.normalize import Token, is_stopword
+from arborist.verify.normalize import Token, in_a_row, is_stopword
 from arborist.verify.reading import (
     COPULAS,
     DETERMINERS,
@@ -63,12 +63,21 @@ def from_to_swapped(claim: Text, support: Text) -> str:
 _BASES = frozenset(IRREGULAR_VERBS.values())
 
 
+# The forms of the verbs the role checks read by meaning, by their base.
+_FORMS = {forms.split()[0]: frozenset(forms.split()) for forms in (
+    "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
+    "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
+    "lend lends lent lending", "give gives gave given giving", "beat beats beaten beating",
+    "defeat defeats defeated defeating", "lose loses lost losing", "loan loans loaned loaning")}
+
+
+def _verbs(*bases: str) -> frozenset[str]:
+    return frozenset().union(*(_FORMS[base] for base in bases))
+
+
 # Verbs of one meaning, whose sides a role check compares ("Russia bought Alaska from the US" over "the US
 # purchased Alaska from Russia").
-_SAME_VERBS = tuple(frozenset(g.split()) for g in (
-    "buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired acquiring",
-    "beat beats beaten beating defeat defeats defeated defeating",
-    "lend lends lent lending loan loans loaned loaning"))
+_SAME_VERBS = (_verbs("buy", "purchase", "acquire"), _verbs("beat", "defeat"), _verbs("lend", "loan"))
 
 
 def _verb_positions(text: Text, other: Text, i: int) -> list[int]:
@@ -166,8 +175,7 @@ def named_sides(text: Text, i: int, names: set[int]) -> tuple[frozenset[str], fr
         elif first - 1 not in names:
             break
         first = start
-    while (end < len(text.tokens) and end in names and text.raw[text.tokens[end - 1].end : text.tokens[end].start]
-           .strip() == ","):
+    while end < len(text.tokens) and end in names and _comma_before(text, end):
         end += 1
         while end < len(text.tokens) and not text.breaks[end]:
             end += 1
@@ -241,23 +249,16 @@ def _agent(text: Text, i: int) -> frozenset[str]:
 
 
 # Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
-_TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
-                    "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
-_GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
+_TAKING = _verbs("buy", "purchase", "acquire", "borrow", "receive")
+_GIVING = _verbs("sell", "lend", "give")
 # Verbs that say one contest from its two ends: "A defeated B" is "B lost to A", never "A lost to B".
-_WINNING = frozenset("beat beats beaten beating defeat defeats defeated defeating".split())
-_LOSING = frozenset("lose loses lost losing".split())
-_CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _LOSING), (_LOSING, _WINNING))
-_TRANSFER_FORMS = tuple(frozenset(group.split()) for group in (
-    "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
-    "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
-    "lend lends lent lending", "give gives gave given giving", "beat beats beaten beating",
-    "defeat defeats defeated defeating", "lose loses lost losing"))
+_WINNING = _verbs("beat", "defeat")
+_CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _FORMS["lose"]), (_FORMS["lose"], _WINNING))
 
 
 def _same_verb(norm: str, norms: set[str]) -> bool:
     """Whether `norms` holds a form of the verb `norm` is a form of ("bought" and "buying")."""
-    forms = next((group for group in _TRANSFER_FORMS if norm in group), frozenset({norm}))
+    forms = next((group for group in _FORMS.values() if norm in group), frozenset({norm}))
     return bool(forms & norms)
 
 
@@ -319,11 +320,6 @@ EXCHANGE_TERM = 6  # tokens each exchanged term may run to
 # The longest claim and support (content tokens) the checks for an exchanged or swapped word read: they compare
 # sentences; the bound keeps their work small on hostile input.
 SWAP_CLAIM_TOKENS, SWAP_SUPPORT_TOKENS = 80, 400
-
-
-def _holds(seq: list[str], part: list[str]) -> bool:
-    """Whether `part` stands in `seq` in a row."""
-    return any(seq[k : k + len(part)] == part for k in range(len(seq) - len(part) + 1))
 
 
 # Words that join two terms as equals: "salt together with pepper", "Boston, along with Chicago".
@@ -388,7 +384,7 @@ def exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozens
                       if c[i - k : i] == s[j + size : j + size + k]), 0)
             y = next((k for k in range(min(EXCHANGE_TERM, len(c) - i - size, j), 0, -1)
                       if c[i + size : i + size + k] == s[j - k : j]), 0)
-            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size + y]):
+            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or in_a_row(c[i - x : i + size + y], s):
                 continue  # the support also says it the claim's way round somewhere
             if not _subsequence(c[: i - x] + c[i + size + y :], s[: j - y] + s[j + size + x :]):
                 continue  # more changed around them: another pair exchanged too ("York sold 400, against 900 sold

@@ -30,9 +30,7 @@ def subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
     if not all(t.capitalised and not is_stopword(t.norm) and len(t.norm) > 1 and not t.norm.endswith("s")
                for t in (first, other)):
         return None  # "Researchers found ..." over "Scientists found ...": plural nouns, not names
-    if any(same_stem(first.norm, t.norm) or first.norm == t.norm for t in q):
-        return None
-    if any(same_stem(other.norm, t.norm) or other.norm == t.norm for t in c):
+    if any(same_stem(a.norm, t.norm) or a.norm == t.norm for a, text in ((first, q), (other, c)) for t in text):
         return None
     return first.surface, other.surface
 
@@ -107,7 +105,7 @@ def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text
         # "copper sulfate"): each side's head, after its modifier, is the thing; the modifiers must be their own
         last, end = theirs[b2 - 1][0], mine[a2 - 1][0]
         if (last - j != b2 - b1 - 1 or end - i != a2 - a1 - 1 or stem in own.stem_set or other in wide.stems
-                or _unanchored(wide.tokens, i, own.tokens, j, last, end)
+                or _unanchored(wide.tokens, i, end, own.tokens, j, last)
                 or not (_plain_phrase(own.ev.text, own.tokens, j, last) and _plain_phrase(wide.text, wide.tokens, i, end))):
             continue
         first, j, start, i = j, last, i, end
@@ -135,13 +133,9 @@ def _plain_phrase(text: str, tokens: list[Token], first: int, last: int) -> bool
                    for k in range(first, last + 1))
 
 
-def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None,
-                mine_last: int | None = None) -> bool:
-    """Whether tokens i..`mine_last` of one text and j..`last` of the other (one token each by default) lack the
-    same word before them, or the same word or both the end after them ("was given warfarin." over "was given
-    heparin.")."""
-    end = j if last is None else last
-    stop = i if mine_last is None else mine_last
+def _unanchored(mine: list[Token], i: int, stop: int, theirs: list[Token], j: int, end: int) -> bool:
+    """Whether tokens i..stop of one text and j..end of the other lack the same word before them, or the same word
+    or both the end after them ("was given warfarin." over "was given heparin.")."""
     if i == 0 or j == 0 or mine[i - 1].norm != theirs[j - 1].norm:
         return True
     ends = (stop + 1 >= len(mine), end + 1 >= len(theirs))
