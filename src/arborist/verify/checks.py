@@ -24,10 +24,10 @@ from arborist.verify.normalize import (
     NEGATORS,
     QUOTE_CHARS,
     Token,
-    has_negation,
     is_decade,
     is_ordinal,
     name_tokens,
+    norm_at,
     normalise,
     number_values,
     sentence_initial,
@@ -158,7 +158,7 @@ class Claim:
     @classmethod
     def of(cls, text: str, negators: frozenset[str] = NEGATORS) -> Claim:
         tokens = tokenise(text)
-        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), has_negation(tokens, negators))
+        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), any(t.norm in negators for t in tokens))
 
 
 # ---------------------------------------------------------------- quote
@@ -417,11 +417,7 @@ def _place_in_order(claim: Claim, k: int) -> bool:
     "ranked fifth", "took third place"): such a place is stated only as one ("third in 2 hours" does not state
     "second"). Other ordinals may be said as counts ("the third act" as "Act 3", "her 100th birthday")."""
     tokens = claim.tokens
-    if not is_ordinal(tokens[k]):
-        return False
-    before = tokens[k - 1].norm if k else ""
-    after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
-    return before in _PLACING or after in _PLACES
+    return is_ordinal(tokens[k]) and (norm_at(tokens, k - 1) in _PLACING or norm_at(tokens, k + 1) in _PLACES)
 
 
 _PLACING = frozenset("""finished finishes finish finishing came comes come placed ranked ranks rank ending ended

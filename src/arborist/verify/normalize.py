@@ -274,7 +274,7 @@ def _once(tokens: list[Token]) -> list[Token]:
     "twice daily" over "once daily" is a number apart; elsewhere ("once the largest", "once a fortress") it
     stays a word."""
     def counts(k: int) -> bool:
-        nxt = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        nxt = norm_at(tokens, k + 1)
         if nxt in _FREQUENCY_NEXT:
             return True
         rest = tokens[k + 2 : k + 4]  # "once every 90 days", "once every half a million years"
@@ -402,10 +402,6 @@ def token_stems(tokens: list[Token]) -> list[str | None]:
 
 def content_stems(text: str) -> frozenset[str]:
     return frozenset(s for s in token_stems(tokenise(text)) if s)
-
-
-def has_negation(tokens: list[Token], negators: frozenset[str] = NEGATORS) -> bool:
-    return any(t.norm in negators for t in tokens)
 
 
 def shared_start(a: str, b: str) -> int:

@@ -20,6 +20,7 @@ from arborist.verify.normalize import (
     HYPHENS,
     Token,
     is_stopword,
+    norm_at,
     sentence_initials,
     token_stems,
     tokenise,
@@ -361,7 +362,7 @@ class Text:
         if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
             return True
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
-        nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else ""
+        nxt = norm_at(self.tokens, i + 1)
         return (i > 0 and is_plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
                 and not norm.endswith(_NOUN_ENDINGS) and not (nxt.endswith("s") and self.stems[i + 1] is not None))
 
