@@ -146,63 +146,47 @@ class Text:
         text.event_stems = list(all_stems)
         for k, stem in zip(spelled, stem_all([tokens[k].surface.casefold() for k in spelled]), strict=True):
             text.event_stems[k] = stem
-        # a comparative no direction pair lists is "more" ("denser than" over "less dense than"; "heavier in
-        # August than in March")
-        for k in range(len(tokens) - 1):
-            norm = tokens[k].norm
+        # phrases read as what they mean, each rule in turn at every token (no rule reads another's result)
+        events, n = text.event_stems, len(tokens)
+        for k, tok in enumerate(tokens):
+            norm, prev, nxt = tok.norm, norm_at(tokens, k - 1), norm_at(tokens, k + 1)
+            # a comparative no direction pair lists is "more" ("denser than" over "less dense than"; "heavier in
+            # August than in March")
             if (norm.endswith("er") and len(norm) > 4 and stems[k] and text._before_than(k)
                     and not any(event_side(p, all_stems[k]) for p in lex.pairs)):
-                text.event_stems[k] = "more"
+                events[k] = "more"
                 text.unlisted.add(k)
-        # "over 3,000" is "more than 3,000", "under 50" is "less than 50"
-        for k in range(len(tokens) - 1):
-            if tokens[k + 1].number and tokens[k].norm in BOUNDS:
-                text.event_stems[k] = BOUNDS[tokens[k].norm]
-        # "has to" is "must" ("has to be kept cold")
-        for k in range(len(tokens) - 1):
-            if tokens[k].norm in ("has", "have", "had") and tokens[k + 1].norm == "to":
-                text.event_stems[k] = _MUST
-        # "went up" is "rose", "went down" "fell"
-        for k in range(1, len(tokens)):
-            if tokens[k].norm in ("up", "down") and tokens[k - 1].norm in _GOES:
-                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
-            elif tokens[k].norm == "up" and tokens[k - 1].norm in _SPEEDS:
-                text.event_stems[k] = _INCREASE  # "speeding up" quickens
-        for k in range(len(tokens) - 1):
-            figure = k + 1 if tokens[k + 1].number else k + 2 if (
-                tokens[k + 1].norm in ("from", "by") and k + 2 < len(tokens) and tokens[k + 2].number) else None
-            if tokens[k].norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
+            if norm in BOUNDS and k + 1 < n and tokens[k + 1].number:
+                events[k] = BOUNDS[norm]  # "over 3,000" is "more than 3,000", "under 50" is "less than 50"
+            if norm in ("has", "have", "had") and nxt == "to":
+                events[k] = _MUST  # "has to be kept cold"
+            if norm in ("up", "down") and prev in _GOES:
+                events[k] = _INCREASE if norm == "up" else _DECREASE  # "went up" is "rose", "went down" "fell"
+            elif norm == "up" and prev in _SPEEDS:
+                events[k] = _INCREASE  # "speeding up" quickens
+            figure = k + 1 if k + 1 < n and tokens[k + 1].number else k + 2 if (
+                nxt in ("from", "by") and k + 2 < n and tokens[k + 2].number) else None
+            if norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
                 # "was up 12 percent", "down 3 percent", ", up from 1.6 million": a figure's rise or fall
-                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
-        # "recovered once the ban was lifted": after it (not "was once the largest")
-        for k in range(len(tokens) - 1):
-            if tokens[k].norm != "once" or (k and tokens[k - 1].norm in AUXILIARIES) or not (
-                    tokens[k + 1].norm in DETERMINERS or tokens[k + 1].norm in SUBJECT_PRONOUNS):
-                continue
-            end = next((m for m in range(k + 1, len(tokens)) if breaks[m]), len(tokens))
-            if any(t.norm in AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)]):
-                text.event_stems[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
-        # "had already reached capacity when the storm arrived": before it
-        for k in range(1, len(tokens)):
-            if tokens[k].norm == "when" and any(
+                events[k] = _INCREASE if norm == "up" else _DECREASE
+            if norm == "once" and prev not in AUXILIARIES and (nxt in DETERMINERS or nxt in SUBJECT_PRONOUNS):
+                # "recovered once the ban was lifted": after it (not "was once the largest")
+                end = next((m for m in range(k + 1, n) if breaks[m]), n)
+                if any(t.norm in AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)]):
+                    events[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
+            if norm == "when" and any(
                     tokens[m].norm == "already" and not any(breaks[m + 1 : k]) for m in range(max(0, k - 6), k)):
-                text.event_stems[k] = _BEFORE
-        # "as well as" is "and", not a quality
-        for k in range(1, len(tokens) - 1):
-            if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
-                text.event_stems[k] = "as"
-        # "in favour (of)" is support, not a favourable outcome ("voted in favour of banning cars")
-        for k in range(1, len(tokens)):
-            if tokens[k].norm in ("favour", "favor") and tokens[k - 1].norm == "in":
-                text.event_stems[k] = _SUPPORT
-        # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
-        for k in range(2, len(tokens)):
-            if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"] and not breaks[k - 2]:
-                text.event_stems[k] = _BEFORE  # "B by the time A"; "By the time A, B" puts B first the other way
-        for k in range(len(tokens) - 2):
-            if (tokens[k].norm in ("run", "lead", "build") and tokens[k + 1].norm == "up" and tokens[k + 2].norm == "to"
-                    and raw[tokens[k].end : tokens[k + 1].start] in HYPHENS):
-                text.event_stems[k] = text.event_stems[k + 1] = _BEFORE
+                events[k] = _BEFORE  # "had already reached capacity when the storm arrived": before it
+            if norm == "well" and prev == "as" and nxt == "as":
+                events[k] = "as"  # "as well as" is "and", not a quality
+            if norm in ("favour", "favor") and prev == "in":
+                events[k] = _SUPPORT  # "voted in favour of banning cars" is support, not a favourable outcome
+            # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
+            if norm == "time" and prev == "the" and norm_at(tokens, k - 2) == "by" and not breaks[k - 2]:
+                events[k] = _BEFORE  # "B by the time A"; "By the time A, B" puts B first the other way
+            if (norm in ("run", "lead", "build") and nxt == "up" and norm_at(tokens, k + 2) == "to"
+                    and raw[tok.end : tokens[k + 1].start] in HYPHENS):
+                events[k] = events[k + 1] = _BEFORE
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
