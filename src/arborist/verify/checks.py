@@ -6,14 +6,13 @@ Each returns a `Check` that says what it found and where; what each one accepts 
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from bisect import bisect_left
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import accumulate
 
 from pydantic import BaseModel
@@ -29,6 +28,7 @@ from arborist.verify.normalize import (
     name_tokens,
     norm_at,
     normalise,
+    number_value,
     number_values,
     sentence_initial,
     share_whole,
@@ -299,12 +299,11 @@ def span_check(
     claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None,
     in_window: Disagreement | None = None,
 ) -> tuple[Check, list[Reason]]:
-    """The claim is carried by one contiguous span of one cited chunk, within one sentence (so its number cannot be
-    borrowed from the next one: docs/verifier.md, "The per-claim checks"); with `disagreement`, a window whose sentence disagrees with the claim (negation,
-    direction, comparison, roles, certainty, units: see `vetoes`) does not carry it, nor does a sentence that
-    holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>"). `in_window`, when
-    given, reads a window's sentence in `disagreement`'s place (it may ask more of a sentence that only holds the
-    claim's words than of one that holds its text)."""
+    """The claim is carried by one contiguous span of one cited chunk, within one sentence (docs/verifier.md). With
+    `disagreement` (the vetoes), a window whose sentence disagrees with the claim does not carry it, nor does a
+    sentence that holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>");
+    `in_window` reads a window's sentence in its place (it may ask more of a sentence that only holds the claim's
+    words than of one that holds its text)."""
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:
@@ -372,17 +371,15 @@ def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
     third" (read as 0.5 and 1/3) and "50%" / "20 percent" (a number followed by %, percent, per cent)."""
     out: dict[str, tuple[str, Decimal]] = {}
     for k, tok in enumerate(tokens):
-        with contextlib.suppress(InvalidOperation, ZeroDivisionError):
-            if tok.number and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
-                top, _, bottom = tok.norm.partition("/")
-                out[tok.norm] = ("fraction", Decimal(top) / Decimal(bottom or "1") * 100)
-            elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
-                    k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
-                out[tok.norm] = ("percent", Decimal(tok.norm))
-            elif (whole := share_whole(tokens, k)) is not None:
-                part = Decimal(1) if tok.norm == "one" else Decimal(tok.norm)
-                share = ("fraction", part / Decimal(tokens[whole].norm) * 100)
-                out[tok.norm] = out[tokens[whole].norm] = share  # "nine in ten" is 90 percent, "one in five" 20
+        value = number_value(tok.norm) if tok.number else None
+        if value is not None and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
+            out[tok.norm] = ("fraction", value * 100)
+        elif value is not None and (text[tok.end : tok.end + 1] == "%" or norm_at(tokens, k + 1) in (
+                "percent", "per", "pct")):
+            out[tok.norm] = ("percent", value)
+        elif (whole := share_whole(tokens, k)) is not None:  # "nine in ten" is 90 percent, "one in five" 20
+            share = ("fraction", (value or Decimal(1)) / Decimal(tokens[whole].norm) * 100)
+            out[tok.norm] = out[tokens[whole].norm] = share
     return out
 
 

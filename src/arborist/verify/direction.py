@@ -19,6 +19,7 @@ from arborist.verify.lexicon import Lexicon, Pair
 from arborist.verify.reading import (
     BOUNDS,
     TERM_ENDS,
+    VERB_WORDS,
     Finding,
     Text,
     align,
@@ -38,10 +39,9 @@ _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 
 # Words no compared term runs past: "than 3.8 are not supported", "than those who did not".
-_TERM_STOPS = frozenset("is are was were be been has have had do does did will would can could may might must should "
-                        "who which that whose".split())
-_PAIRED = TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _RELATIVES = frozenset("who which that whose".split())
+_TERM_STOPS = VERB_WORDS | _RELATIVES
+_PAIRED = TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
 
 # Pairs of opposite things or qualities, not events: two of their words close together name two things ("rich
@@ -107,13 +107,10 @@ def _bound(text: Text, k: int) -> bool:
 
 def _sides(text: Text, i: int, pivot: int | None = None) -> tuple[Counter[str], Counter[str]] | None:
     """The two terms comparative i compares in its clause, as content stems and numbers: B, the term after its
-    than/compared/versus (or the given `pivot`: the second "as" of "as likely as") up to the next preposition
-    ("than brown rice per serving": brown rice); A, the phrase after the same preposition between the
-    comparative and the pivot when B opens with one ("higher in the valley than on the ridge", "more traffic
-    to the backup than to the primary"), else the subject ("White rice contains more fibre than ...": white
-    rice; "Men in the sector earned less ...": men). Terms read this way leave out the words both sides share
-    with the sentence, which would hide a swap; terms that are the same so far are read on past their
-    prepositions and relative clauses ("Customers who paid in cash ... than customers who paid by card")."""
+    than/compared/versus (or the given `pivot`: the second "as" of "as likely as"); A, the phrase after the same
+    preposition when B opens with one ("higher in the valley than on the ridge"), else the subject ("White rice
+    contains more fibre than ..."). Read so, the terms leave out the words both share with the sentence, which
+    would hide a swap; terms the same so far are read on (`_term`, `through`)."""
     n = len(text.tokens)
     if pivot is None:  # "than" first: "more effective in adults over 70 than in adults under 50"
         ahead = range(i + 1, min(n, i + 12))

@@ -24,12 +24,10 @@ class ShortName:
 
 
 def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> list[list[Token]]:
-    """The names of `text` as runs of adjacent capitalised words ("Peyton Manning", "J. R. Ellison", "Anne-Marie
-    Duval"): only spaces between two of them, a hyphen, an ampersand ("Selden & Gray"), or the full stop after a
-    single capital (an initial, which also joins "Plan B. Jones": a rare misreading that only ever leaves a name
-    unresolved). A stopword is no part of a name ("When Manning"), and a lone word that starts a sentence is a name
-    only with `lone_openers` (a quote's "Manning said ..." beside a claim's "Peyton Manning said ..."; see
-    `name_tokens`)."""
+    """The names of `text` as runs of adjacent capitalised words joined by spaces, a hyphen, an ampersand or the
+    full stop of an initial ("J. R. Ellison"; also "Plan B. Jones", a rare misreading that only ever leaves a name
+    unresolved); no stopword. A lone word that starts a sentence is a name only with `lone_openers` (a quote's
+    "Manning said ..." beside a claim's "Peyton Manning said ...")."""
     runs: list[list[Token]] = []
     named = {id(t) for t in name_tokens(text, tokens)}
     prev: Token | None = None
@@ -65,11 +63,9 @@ def _common(tok: Token) -> bool:
 
 
 def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
-    """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name: by a
-    common noun right before it ("the band Marlowe", "the elder Benhaddou"), before it and "of" ("the village of
-    Kessel"), before it between commas ("its highest peak, Korvath, rises"), by a possessive ("Ferro-Vesta's
-    Bellandi", "the Giants' Manning"), by an apposition after it ("It stands on Kingsway, the town's main road"), or
-    by a sentence that defines it ("Manning is a small town in Iowa")."""
+    """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name (the
+    ways are docs/verifier.md's, "Short names": "the band Marlowe", "the village of Kessel", "the Giants' Manning",
+    "Kingsway, the town's main road", "Manning is a small town in Iowa")."""
     before = tokens[first - 1] if first else None
     after = tokens[last + 1] if last + 1 < len(tokens) else None
     gap_before = text[before.end : tokens[first].start].strip() if before is not None else ""
@@ -108,23 +104,18 @@ def _written(doc: Prepared) -> Iterable[_Written]:
 
 
 def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written], family: bool) -> str | None:
-    """The block that writes `full`, where the document lets `short` (its last words) mean it and nothing else: it
-    writes no other name holding `short` ("Eli Manning", "Manning Stadium", "Maine Clean Harbors Act" beside "Clean
-    Harbors Act"), never `full` beside another given name ("Nadia and Leila Benhaddou"), never `short` alone before
-    `full` in a block that writes both ("Fendle and Upper Fendle"), nor `short` alone introduced as a thing of its own
-    ("the village of Kessel", `_introduced`); and a one-word short form of a person's name (`family`: the document
-    names a relative) is ambiguous."""
+    """The block that writes `full`, where the document lets `short` (its last words) mean it and nothing else
+    (docs/verifier.md, "Short names"): no other name holding `short` ("Eli Manning"; "Maine Clean Harbors Act"
+    beside "Clean Harbors Act"), no `full` shared ("Nadia and Leila Benhaddou"), no `short` written alone as a
+    title, before `full` or introduced (`_introduced`), and no one-word `short` in a `family`."""
     fulls = [w for w in written if w.name == full]
     if not fulls or any(w.shared for w in fulls) or (family and len(short) == 1):
         return None
-    if any(in_a_row(short, w.name) and not in_a_row(w.name, full) for w in written):
-        return None
-    first: dict[str, int] = {}  # block -> the token its first full name starts at
-    for w in fulls:
-        first[w.where] = min(first.get(w.where, w.position), w.position)
+    # block -> the token its first full name starts at
+    first = {w.where: min(v.position for v in fulls if v.where == w.where) for w in fulls}
     for w in written:
         if in_a_row(short, w.name) and w.name != full and (
-                w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
+                not in_a_row(w.name, full) or w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
             return None
     return fulls[0].where
 

@@ -1,7 +1,6 @@
 """What "the same text" means for the verifier: one normalisation, one tokeniser.
 
-`normalise` is for literal comparisons (the quote check and the substring rule of the span check): NFKC, curly
-quotes to straight ones, every dash to '-', invisible characters dropped, whitespace collapsed, casefolded.
+`normalise` is for literal comparisons (the quote check and the substring rule of the span check).
 
 `tokenise` is for everything that counts words. It keeps each token's offsets in the *original* text, so a
 report can point at the exact span. A number is one token with a canonical value ("1,200" -> "1200", "29.50"
@@ -459,12 +458,8 @@ def letter_name(text: str, tokens: list[Token], i: int) -> bool:
 
 
 def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
-    """Capitalised words that name something.
-
-    A capitalised word counts unless it is a stopword ("The", "Her") or it
-    starts a sentence on its own: a sentence-initial word is a name only
-    when the next word is capitalised too ("Marta Ballestrini sang ...").
-    """
+    """Capitalised words that name something: no stopword ("The", "Her"), and a word that starts a sentence only
+    when the next word is capitalised too ("Marta Ballestrini sang ...")."""
     names = []
     for i, tok in enumerate(tokens):
         if not tok.number and not tok.capitalised and any(c.isupper() for c in tok.surface[1:]):

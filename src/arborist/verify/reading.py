@@ -81,6 +81,8 @@ DETERMINERS = frozenset("the a an this that these those its their his her our yo
 ROLE_TERMS = 3  # content stems on each side of a verb that name its roles
 AUXILIARIES = frozenset("is are was were be been being has have had do does did will would can could may might must "
                          "should to".split())
+# Auxiliaries and copulas that end a phrase before them ("Rainfall across the country | was ...").
+VERB_WORDS = AUXILIARIES - {"being", "to"}
 # After one of these a verb takes no object: "cancer risk increases with smoking" = "smoking increases cancer risk".
 _INTRANSITIVE = frozenset("with in among after following during upon across over under at for when as "
                           "within".split())
@@ -442,7 +444,7 @@ def align(
     claim: Text, i: int, candidates: list[tuple[int, bool]], support: Text, same_word_bonus: bool = False
 ) -> tuple[int, bool, float] | None:
     """The candidate whose neighbourhood best matches claim token i's, with its score. Left and right
-    sides are swapped at full weight only when one side is passive ("reduced by"), else at a quarter.
+    sides crossed count half when one side only is passive ("reduced by"), else a quarter.
     With `same_word_bonus`, a candidate event that uses the claim's very word (within its next three
     words: "promotes degradation" for "degrading") scores one more."""
     if not candidates:

@@ -2,6 +2,8 @@
 
 "Walmart acquired Whole Foods" over "Amazon acquired Whole Foods": every word but one is the quote's, which the
 paraphrase check allows; in the very slot of another word it is another thing (`subject_replaced`, `swapped`).
+A synonym ("The medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it
+from another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong.
 """
 
 from __future__ import annotations
@@ -60,13 +62,10 @@ def _every(found: Iterable[tuple[str, str] | None]) -> tuple[str, str] | None:
 
 def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
                      lex: Lexicon) -> tuple[str, str] | None:
-    """The claim's subject and its quote's (`subject_end`), when the claim puts another thing in its quote's
-    subject: the quote states a word of the claim's subject nowhere, and the claim none of the quote's subject,
-    which names something of its own (no "it" or "they"). "corporal punishment is usually performed in schools
-    in the UK" over "Currently detention is one of the most common punishments in schools in the UK": the
-    paraphrase check cannot see it, as the rest of the claim is the quote word for word. A synonym ("The
-    medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it from
-    another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong."""
+    """The claim's subject and its quote's (`subject_end`), when the quote states no word of the claim's subject
+    and the claim none of the quote's, which names something of its own (no "it" or "they"): "corporal punishment
+    is usually performed in schools in the UK" over "Currently detention is one of the most common punishments in
+    schools in the UK"."""
     mine, theirs = subject_end(claim_text), subject_end(quote_text)
     if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
         return None
@@ -82,15 +81,10 @@ def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: T
 
 def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
                   lex: Lexicon) -> tuple[str, str] | None:
-    """The claim's word and its quote's, when the claim puts one word naming a thing or a quality where its quote
-    has another, between the same two words: "traced to contaminated spinach from a single farm" over "...
-    contaminated lettuce from ...", "the right engine" over "the left engine", "a warm reception" over "a
-    hostile reception". Each is one content word of the claim the quote lacks, which the paraphrase check
-    allows; in the very slot of another word it is another thing. Verbs and manners ("bought" for
-    "purchased", "did not rise" for "did not increase", "commonly" for "frequently"), numbers, units ("km"
-    for "kilometres") and qualifiers ("oldest" for "largest") are left to their own checks; a noun synonym
-    ("the medication" for "the drug") pays with its STRICT. Both texts as `Text` reads them (at most
-    MAX_TOKENS tokens)."""
+    """The claim's word and its quote's, when the claim puts one naming a thing or a quality where its quote has
+    another, between the same two words: "the right engine" over "the left engine", "a warm reception" over "a
+    hostile reception". Verbs and manners ("bought" for "purchased", "commonly" for "frequently"), numbers, units
+    and qualifiers are left to their own checks."""
     mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
             if s and not t.number]
     theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False)) if s and not t.number]

@@ -231,7 +231,12 @@ def _dated_past(text: Text, h: int) -> bool:
         return False  # only a date that opens its sentence frames all of it ("The museum, which opened in 1902,")
     first = max((m for m in range(h + 1) if text.initial[m]), default=0)
     end = next((m for m in range(h + 1, len(text.tokens)) if text.initial[m]), len(text.tokens))
-    return any(past_form(text.tokens[m].norm) or text.tokens[m].norm in _PAST_BE for m in range(first, end))
+    return _past(text, range(first, end))
+
+
+def _past(text: Text, span: range) -> bool:
+    """A token of `span` is in the past tense."""
+    return any(past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
 
 
 def _ended(text: Text, h: int) -> bool:
@@ -253,13 +258,10 @@ def _ended(text: Text, h: int) -> bool:
             text.tokens[m].norm in AUXILIARIES or text.tokens[m].norm in ("get", "gets", "got", "become",
                                                                             "becomes", "became")
             or (text.verb(m) and text.stems[m] is not None and past_form(text.tokens[m].norm)) for m in before)
-    def past(span: range) -> bool:
-        return any(past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
-
     if h != first:
-        return past(range(first, h))
-    if past(range(h + 1, end)):
+        return _past(text, range(first, h))
+    if _past(text, range(h + 1, end)):
         return True
     # "Until 2015, the exam included ...": a clause of a date alone ends the past of the clause after it
     return end < n and all(text.tokens[k].number or not text.stems[k] or text.tokens[k].capitalised
-                           for k in range(h + 1, end)) and past(range(end, clause_of(text, end)[1]))
+                           for k in range(h + 1, end)) and _past(text, range(end, clause_of(text, end)[1]))
