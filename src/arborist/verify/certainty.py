@@ -25,18 +25,6 @@ from arborist.verify.reading import (
 _POSSIBLE = frozenset("can could may might".split())  # "can produce" is not "will produce"
 _FUTURE = frozenset("will would shall going plans planned scheduled expected due".split())  # "will be removed"
 
-# Hedge words that report a claim, plan or request only with "to", "that" or "of" close after them ("the mayor
-# plans to build", "recommended that", "accused the company of"): else they are nouns or adjectives ("a monthly
-# plan", "the recommended dose") or another sense ("claimed the title").
-_REPORTS_BEFORE = frozenset(
-    """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
-    requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
-    accuse accuses aim aims seek seeks hope hopes want wants hold holds held myth misconception planned scheduled
-    slated suspect suspects suspected rumour rumours rumoured rumor rumors rumored threaten threatens
-    threatened estimate estimates estimated fear fears feared expect expects meant propose proposes proposing
-    described branded labelled labeled characterised characterized worry worries anticipate anticipates ask asks
-    asked maintain maintains maintained hint hints hinted deny denies denied calling called trend""".split()
-)
 # Verbs of saying that report the sentence before them when they end it (", officials said.").
 _SAYS = frozenset("say says said believe believes reported report reports".split())
 # Asking reports a request only before its object or "to", "that", "for": "asked the council to", "asks for".
@@ -58,6 +46,14 @@ _REPORTS_RIGHT_BEFORE = {word: tuple(after.split()) for words, after in (
 # trend").
 _ONLY_RIGHT_BEFORE = frozenset("""maintain maintains maintained hint hints hinted deny denies denied calling called
     trend""".split())
+# Hedge words that report a claim, plan or request only with "to", "that" or "of" close after them ("the mayor
+# plans to build", "recommended that", "accused the company of"), or as the tables above say: else they are nouns
+# or adjectives ("a monthly plan", "the recommended dose") or another sense ("claimed the title").
+_REPORTS_BEFORE = _ASKS | _REPORTS_AS | frozenset(_REPORTS_RIGHT_BEFORE) | frozenset(
+    """claim claims claimed plan plans planning intend intends intended promise promises demand demands request
+    requests requested recommend recommends recommended urge urges argue argues contend contends insist insists
+    accuse accuses aim aims seek seeks hope hopes want wants myth misconception suspect suspects suspected rumour
+    rumours rumoured rumor rumors rumored expect expects propose proposes proposing anticipate anticipates""".split())
 
 
 def certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arborist.verify.checks import Prepared
-from arborist.verify.normalize import Token, in_a_row, is_stopword, name_tokens, norm_at, tokenise
+from arborist.verify.normalize import Token, in_a_row, is_stopword, norm_at, tokenise
 
 
 @dataclass(frozen=True)
@@ -23,13 +23,12 @@ class ShortName:
     written_in: str
 
 
-def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> list[list[Token]]:
+def name_runs(text: str, tokens: list[Token]) -> list[list[Token]]:
     """The names of `text` as runs of adjacent capitalised words joined by spaces, a hyphen, an ampersand or the
     full stop of an initial ("J. R. Ellison"; also "Plan B. Jones", a rare misreading that only ever leaves a name
-    unresolved); no stopword. A lone word that starts a sentence is a name only with `lone_openers` (a quote's
-    "Manning said ..." beside a claim's "Peyton Manning said ...")."""
+    unresolved); no stopword. A lone word that starts a sentence counts too (a quote's "Manning said ..." beside a
+    claim's "Peyton Manning said ...")."""
     runs: list[list[Token]] = []
-    named = {id(t) for t in name_tokens(text, tokens)}
     prev: Token | None = None
     for tok in tokens:
         initial = len(tok.surface) == 1 and tok.surface.isupper() and text[tok.end : tok.end + 1] == "."
@@ -42,7 +41,7 @@ def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> lis
         else:
             runs.append([tok])
         prev = tok
-    return [run for run in runs if lone_openers or len(run) > 1 or id(run[0]) in named]
+    return runs
 
 
 @dataclass(frozen=True)
@@ -92,14 +91,14 @@ KIN = frozenset("""father mother son daughter brother sister husband wife spouse
 
 
 def _written(doc: Prepared) -> Iterable[_Written]:
-    """The names a block and its title write (a lone word opening a sentence included)."""
+    """The names a block and its title write."""
     index = {id(t): k for k, t in enumerate(doc.tokens)}
-    for run in name_runs(doc.ev.text, doc.tokens, lone_openers=True):
+    for run in name_runs(doc.ev.text, doc.tokens):
         k = index[id(run[0])]
         shared = k >= 2 and doc.tokens[k - 1].norm in ("and", "or") and doc.tokens[k - 2].capitalised
         yield _Written(doc.ev.id, tuple(t.norm for t in run), k, shared,
                        _introduced(doc.ev.text, doc.tokens, k, index[id(run[-1])]))
-    for run in name_runs(doc.ev.title, doc.title_tokens, lone_openers=True):
+    for run in name_runs(doc.ev.title, doc.title_tokens):
         yield _Written(doc.ev.id, tuple(t.norm for t in run), -1, False, False)
 
 
@@ -124,11 +123,11 @@ def short_names(text: str, quote: str | None, cited: list[Prepared], document: l
     """The claim's names of two or more words that its quote (or, with no quote, its cited chunks) writes by their
     last words alone ("Manning" for "Peyton Manning"), each resolved by the document (`document`: the blocks of the
     cited chunks' document, the cited ones among them; see `_resolves`)."""
-    runs = [run for run in name_runs(text, tokenise(text), lone_openers=True) if len(run) > 1]
+    runs = [run for run in name_runs(text, tokenise(text)) if len(run) > 1]
     if not runs:
         return []
     if quote is not None:
-        said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote), lone_openers=True)]
+        said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote))]
     else:
         said = [w.name for chunk in cited for w in _written(chunk)]
     written = [w for doc in document for w in _written(doc)]
