@@ -90,8 +90,7 @@ def certainty_unstated(claim: Text, support: Text, lex: Lexicon) -> str:
                 start = next((k for k in range(max(first, h - 3), h) if support.tokens[k].norm in _EVIDENCE_DENIERS), h)
                 return (f"certainty: its support says '{span_text(support, start, min(end - 1, h + 3))} ...', the claim "
                         "states it as fact")
-    will = _will_over_can(claim, support)
-    if will:
+    if will := _will_over_can(claim, support):
         return will
     if set(claim.all_stems) & lex.associations:
         return ""

@@ -264,21 +264,15 @@ def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list
 NEGATION_LOOKBEHIND = 2
 
 
-def _lookbehind(chunk: Prepared, first: int) -> int:
-    """Where the look for a negator before token `first` starts: NEGATION_LOOKBEHIND tokens back, stopwords
-    not counted ("not the keeper", "None of the participants")."""
+def _negated(chunk: Prepared, first: int, last: int) -> bool:
+    """Whether tokens first..last, or the NEGATION_LOOKBEHIND tokens before them (stopwords not counted: "not the
+    keeper", "None of the participants"), hold a negator."""
     k, seen = first, 0
     while k > 0 and seen < NEGATION_LOOKBEHIND:
         k -= 1
         if chunk.stems[k] is not None or chunk.tokens[k].norm in chunk.negators:
             seen += 1
-    return k
-
-
-def _negated(chunk: Prepared, first: int, last: int) -> bool:
-    """Whether the matched span, or the two tokens before it (stopwords not counted), holds a negator."""
-    negs = chunk.negation_prefix
-    return negs[last + 1] > negs[_lookbehind(chunk, first)]
+    return chunk.negation_prefix[last + 1] > chunk.negation_prefix[k]
 
 
 Disagreement = Callable[[str], list[Finding]]  # support text -> polarity findings (empty: they agree)

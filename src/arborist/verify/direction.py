@@ -69,8 +69,7 @@ def pair_side(pair: Pair, text: Text, i: int) -> int:
     for k in range(i + 1, min(len(text.tokens), i + 4)):
         if text.breaks[k] or _bound(text, k):
             break  # "fell below 10 percent" falls: a bound on a figure after the word is no part of its event
-        other = event_side(pair, text.event_stems[k])
-        if other:
+        if other := event_side(pair, text.event_stems[k]):
             side *= other
             break
     return side
@@ -226,8 +225,8 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
         pair.name: [(j, False) for j in range(len(support.tokens)) if pair_side(pair, support, j)] for pair in lex.pairs
     }
     converse: set[int] = set()  # claim tokens in the clause of a comparison restated from its other side
-    crossed: list[tuple[int, str]] = []  # words whose compared terms are swapped, in agreement with their support
-    opposed: list[tuple[int, str]] = []  # words of the other side from their support's
+    opposed: list[tuple[int, Finding]] = []  # words of the other side from their support's
+    crossed: list[tuple[int, Finding]] = []  # words whose compared terms are swapped, in agreement with their support
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := pair_side(pair, claim, i))]
         stated = False
@@ -257,11 +256,12 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
                 first, end = clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"
                 converse.update(range(first, end))
             elif not agree:
-                opposed.append((i, f"direction: the claim's '{negated_phrase(claim, claim.negated_heads.get(i), i)}' "
-                                   f"({pair.name}) is '{negated_phrase(support, support.negated_heads.get(j), j)}' in its "
-                                   "support"))
+                opposed.append((i, Finding(Reason.DIRECTION_MISMATCH, (
+                    f"direction: the claim's '{negated_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) is "
+                    f"'{negated_phrase(support, support.negated_heads.get(j), j)}' in its support"))))
             elif swapped:
-                crossed.append((i, word))
+                crossed.append((i, Finding(Reason.COMPARISON_MISMATCH, f"comparison: the claim's '{word}' compares its "
+                                           "terms the other way round from its support")))
         if pairs and not stated and not claim.compound(i) and any(pair.required for pair, _ in pairs):
             names = "/".join(pair.name for pair, _ in pairs)
             findings.append(Finding(Reason.DIRECTION_UNSTATED, f"direction: the claim's '{word}' ({names}) is stated "
@@ -269,14 +269,7 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
     # A comparison restated from its other side turns the words of its clause with it: "nausea was less
     # common with the lower dose than with the higher dose" over "more common with the higher dose than with
     # the lower dose"; "Rovers have won more matches than Ashford" over "Ashford have won fewer ..."
-    for i, note in opposed:
-        if i not in converse:
-            findings.append(Finding(Reason.DIRECTION_MISMATCH, note))
-    for i, word in crossed:
-        if i not in converse:
-            findings.append(Finding(Reason.COMPARISON_MISMATCH, f"comparison: the claim's '{word}' compares its terms "
-                                    "the other way round from its support"))
-    equative = equative_swapped(claim, support)
-    if equative:
+    findings += [finding for i, finding in (*opposed, *crossed) if i not in converse]
+    if equative := equative_swapped(claim, support):
         findings.append(Finding(Reason.COMPARISON_MISMATCH, equative))
     return findings, converse

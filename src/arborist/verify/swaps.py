@@ -41,11 +41,9 @@ def swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon
     """A note when the claim puts another thing where its quote has one, read against every cited chunk (see
     `_subject_swapped`, `_word_swapped`); None when any chunk's reading (abbreviations, title) shows none."""
     readings = [(wide, own, Text.of(wide.text, lex), Text.of(own.ev.text, lex)) for wide, own, _ in supports]
-    subject = _every(_subject_swapped(*reading, lex) for reading in readings)
-    if subject is not None:
+    if (subject := _every(_subject_swapped(*reading, lex) for reading in readings)) is not None:
         return f"the claim's subject '{subject[0]}' is not its quote's ('{subject[1]}'), and neither names the other"
-    word = _every(_word_swapped(*reading, lex) for reading in readings)
-    if word is not None:
+    if (word := _every(_word_swapped(*reading, lex) for reading in readings)) is not None:
         return f"the claim says '{word[0]}' where its quote says '{word[1]}', between the same words"
     return None
 
