@@ -161,9 +161,6 @@ class Claim:
         return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), any(t.norm in negators for t in tokens))
 
 
-# ---------------------------------------------------------------- quote
-
-
 _SEP = "\x1f"
 _ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]|\(\s*\.\.\.\s*\)|\.\s\.\s\.|\.\.\.")
 
@@ -231,9 +228,6 @@ def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]
               detail=f"not found; longest matching start: {n} of {len(fragments[0])} characters in {best.ev.id}"),
         [Reason.QUOTE_NOT_FOUND],
     )
-
-
-# ---------------------------------------------------------------- span
 
 
 def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list[tuple[int, int]]:
@@ -357,9 +351,6 @@ def span_check(
     ), [Reason.SPAN_NOT_FOUND]
 
 
-# ---------------------------------------------------------------- entities
-
-
 def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
     """The fractions and percentages `text` states, each as its kind and the percentage it is: "half" and "a
     third" (read as 0.5 and 1/3) and "50%" / "20 percent" (a number followed by %, percent, per cent)."""
@@ -475,9 +466,6 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     if missing:
         detail += f"; missing: {', '.join(missing)}"
     return Check(passed=not missing, score=round(found / checked, 3), missing=missing, detail=detail), reasons
-
-
-# ---------------------------------------------------------------- paraphrase
 
 
 def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, threshold: float) -> tuple[Check, list[Reason]]:

@@ -1,10 +1,9 @@
 """A claim or its support read once: tokens, content stems, clause breaks, negated heads and event words.
 
-Every veto (`vetoes`) compares two `Text`s; this module reads them and lines their words up (`align`: by the
-content stems around each word in its clause; a word with a negative prefix lines up with its base, flipped).
-Phrases are read as what they mean where `Text.of` reads them ("by the time" is "before", "has to" is "must",
-"over 3,000" is "more than 3,000"). `states`, `subject_end` and `names_thing` read a short text's shape for the
-verifier's other checks.
+Every veto (`vetoes`) compares two `Text`s; this module reads them (`Text.of`, which also reads phrases as what
+they mean: "by the time" is "before") and lines their words up (`align`: by the content stems around each word in
+its clause; a word with a negative prefix lines up with its base, flipped). `states`, `subject_end` and
+`names_thing` read a short text's shape for the verifier's other checks.
 """
 
 from __future__ import annotations

@@ -273,9 +273,9 @@ def _relative(text: Text, j: int) -> bool:
 def converse_verb(claim: Text, support: Text) -> str:
     """A note when the claim's verb of taking or giving (or of winning or losing) is its support's converse verb
     with the same sides ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow";
-    "Ruiz defeated Keller" over "Ruiz lost to Keller"), else ''. With the
-    sides exchanged the two say one thing ("Merrow sold the division to Harlan"); a passive on one side only
-    ("the division was sold to Harlan by Merrow") puts the thing on a side of its own, and is left alone."""
+    "Ruiz defeated Keller" over "Ruiz lost to Keller"), else ''. With the sides exchanged the two say one thing
+    ("Merrow sold the division to Harlan"); a passive on one side only puts the thing on a side of its own, and is
+    left alone."""
     said = {t.norm for t in support.tokens}
     says = {t.norm for t in claim.tokens}
     c_names, s_names = name_positions(claim, support), name_positions(support, claim)

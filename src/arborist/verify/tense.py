@@ -31,13 +31,11 @@ _PRESENT = frozenset(PRESENT_WORDS)
 
 
 def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
-    """A note when the support puts what it says in the past ("The mine was once the largest source of tin";
-    "Fishermen used to catch cod"; "The ferry ran daily until the harbour silted up") and the claim states it in
-    the present ("The mine is the largest source of tin", "Fishermen catch cod", "The ferry runs daily"); else
-    ''. A claim is in the present when it says so (is, still, now) or, against a past that has ended ("used to",
-    "until", a date that opens a past sentence), when it has no past form at all, unless it is a bare answer that
-    takes its time from the question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged
-    with Capital Cities")."""
+    """A note when the support puts what it says in the past ("The mine was once the largest source of tin",
+    "Fishermen used to catch cod") and the claim states it in the present ("Fishermen catch cod"); else ''. A
+    claim is in the present when it says so (is, still, now) or, against a past that has ended (`_ended`,
+    `_dated_past`), when it has no past form at all, unless it is a bare answer that takes its time from the
+    question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged with Capital Cities")."""
     said = {t.norm for t in claim.tokens}
     if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
         return ""  # the claim puts it in the past itself
@@ -62,7 +60,7 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
         if ended:
             # a later event ends what the past held ("... in Leeds before moving to York"): the region stops there,
             # and a word of the claim the support says only after it may be the present's
-            end = next((k for k in range(h + 1, end) if support.tokens[k].norm in _LATER and k > h + 1), end)
+            end = next((k for k in range(h + 2, end) if support.tokens[k].norm in _LATER), end)
         inside = {s for s in support.stems[first:end] if s}
         if ended and claim.content & ({s for s in support.stems[end:] if s} - inside):
             continue
