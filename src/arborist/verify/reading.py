@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice, takewhile
 
 from arborist.text import stem_all
 from arborist.verify.lexicon import NEVER_NOUNS, PAST_FORMS, SUBJECT_PRONOUNS, Lexicon, Pair
@@ -404,23 +405,10 @@ class Text:
         """Up to `limit` content stems (or what `term` reads a token as) on each side of token i within its
         clause, nearest first."""
         read = term or self.stems.__getitem__
-        left: list[str] = []
-        k = i
-        while k > 0 and not self.breaks[k] and len(left) < limit:
-            k -= 1
-            if (found := read(k)) is not None:
-                left.append(found)
-        right: list[str] = []
-        k = i + 1
-        while k < len(self.tokens) and not self.breaks[k] and len(right) < limit:
-            if (found := read(k)) is not None:
-                right.append(found)
-            k += 1
-        return left, right
-
-
-def _score(a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]], cross: float) -> float:
-    return len(a[0] & b[0]) + len(a[1] & b[1]) + cross * (len(a[0] & b[1]) + len(a[1] & b[0]))
+        before = takewhile(lambda k: not self.breaks[k + 1], range(i - 1, -1, -1))
+        after = takewhile(lambda k: not self.breaks[k], range(i + 1, len(self.tokens)))
+        return ([*islice((x for k in before if (x := read(k)) is not None), limit)],
+                [*islice((x for k in after if (x := read(k)) is not None), limit)])
 
 
 def prefix_base(stem: str, prefixes: tuple[str, ...]) -> str | None:
@@ -448,11 +436,11 @@ def align(
     words: "promotes degradation" for "degrading") scores one more."""
     if not candidates:
         return None
-    ctx = claim.context(i)
-    own = claim.all_stems[i]
+    (left, right), own = claim.context(i), claim.all_stems[i]
 
     def score(j: int) -> float:
-        base = _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
+        (s_left, s_right), cross = support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25
+        base = len(left & s_left) + len(right & s_right) + cross * (len(left & s_right) + len(right & s_left))
         return base + (1.0 if same_word_bonus and own in support.all_stems[j : j + 4] else 0.0)
 
     # ties go to the candidate at the most similar relative position (claims and quotes run parallel)
@@ -526,13 +514,8 @@ def _a_score(text: Text, k: int) -> bool:
 def clause_of(text: Text, i: int) -> tuple[int, int]:
     """The token range [first, end) of the clause holding token i; a clause never runs across a sentence's start
     (`Text.breaks`)."""
-    first = i
-    while first > 0 and not text.breaks[first]:
-        first -= 1
-    end = i + 1
-    while end < len(text.tokens) and not text.breaks[end]:
-        end += 1
-    return first, end
+    first = next((k for k in range(i, 0, -1) if text.breaks[k]), 0)
+    return first, next((k for k in range(i + 1, len(text.tokens)) if text.breaks[k]), len(text.tokens))
 
 
 # Words that scale a number before its unit ("1.2 million miles").
@@ -544,12 +527,8 @@ _OBJECT_NEGATORS = frozenset("no nothing none".split())
 
 def clause_spans(text: Text) -> list[tuple[int, int]]:
     """The (first, end) token bounds of each clause, in order."""
-    out: list[tuple[int, int]] = []
-    k = 0
-    while k < len(text.tokens):
-        out.append(clause_of(text, k))
-        k = max(out[-1][1], k + 1)
-    return out
+    starts = [k for k in range(len(text.tokens)) if text.breaks[k]]
+    return list(zip(starts, [*starts[1:], len(text.tokens)], strict=True))
 
 
 def is_plural(tok: Token) -> bool:

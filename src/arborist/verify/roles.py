@@ -264,9 +264,8 @@ def _same_verb(norm: str, norms: set[str]) -> bool:
 
 def _relative(text: Text, j: int) -> bool:
     """Token j is the verb of a relative clause ("who had lost", "which sold")."""
-    k = j - 1
-    while k >= 0 and text.tokens[k].norm in ("had", "has", "have", "earlier", "previously", "once"):
-        k -= 1
+    k = next((k for k in range(j - 1, -1, -1)
+              if text.tokens[k].norm not in ("had", "has", "have", "earlier", "previously", "once")), -1)
     return k >= 0 and text.tokens[k].norm in ("who", "which", "that", "whom")
 
 

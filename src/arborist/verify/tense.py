@@ -81,9 +81,7 @@ _LATER = frozenset("before after when then".split())
 
 def _present_passive(text: Text, k: int) -> bool:
     """Token k is a participle of the present ("is owned by", "are still based in"): no past."""
-    m = k - 1
-    while m >= 0 and text.tokens[m].norm in _ADVERBS:
-        m -= 1
+    m = next((m for m in range(k - 1, -1, -1) if text.tokens[m].norm not in _ADVERBS), -1)
     return m >= 0 and text.tokens[m].norm in ("is", "are", "am", "remains", "remain")
 
 
@@ -175,9 +173,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
     for j, tok in enumerate(support.tokens):
         if not (tok.norm.endswith("ing") and support.stems[j]):
             continue
-        k = j - 1
-        while k >= 0 and (support.tokens[k].norm in _ADVERBS or support.tokens[k].norm in ("currently", "still")):
-            k -= 1
+        k = next((k for k in range(j - 1, -1, -1) if support.tokens[k].norm not in _IN_PROGRESS_ADVERBS), -1)
         if k < 0 or support.tokens[k].norm not in _PROGRESSIVE:
             continue
         base = support.all_stems[j]
@@ -211,6 +207,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
 _PAST_AUXILIARIES = frozenset("was were had did will would".split())
 _PAST_BE = frozenset("was were had".split())  # past forms that are no -ed form
 _ADVERBS = frozenset("often also still now not never always mostly sometimes seldom even too".split())
+_IN_PROGRESS_ADVERBS = _ADVERBS | {"currently"}  # "is currently building", "is still testing"
 
 
 def _date(tok: Token) -> bool:

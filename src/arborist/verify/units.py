@@ -85,8 +85,8 @@ def unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
         rates = [(j, other) for j, _ in theirs if (other := _per(support, j, lex)) is not None]
         if rate is not None and rates and all(other[:2] != rate[:2] for _, other in rates):
             j, (_, _, last) = rates[0]
-            return (f"units: the claim's rate '{span_text(claim, i, rate[2])}' is '{span_text(support, j, last)}' in its "
-                    "support")
+            return (f"units: the claim's rate '{span_text(claim, i, rate[2])}' is '{span_text(support, j, last)}' in "
+                    "its support")
     return ""
 
 
