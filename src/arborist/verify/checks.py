@@ -193,14 +193,8 @@ def _same_words(fragments: list[str], chunk: Prepared) -> bool:
 
 
 def _longest_prefix(needle: str, hay: str) -> int:
-    lo, hi = 0, len(needle)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if needle[:mid] in hay:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """The length of the longest start of `needle` in `hay` (found by bisection: a start's starts are in it too)."""
+    return bisect_left(range(1, len(needle) + 1), True, key=lambda m: needle[:m] not in hay)
 
 
 def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:

@@ -156,10 +156,8 @@ def unstated_reporter(text: str, stated: frozenset[str], reports: frozenset[str]
     for h, tok in enumerate(tokens):
         if tok.norm not in reports or h + 1 >= len(tokens) or tokens[h + 1].norm != "that":
             continue
-        first = h
-        while first > 0 and tokens[first - 1].norm not in BOUNDARY_WORDS and not any(
-                c in CLAUSE_MARKS for c in text[tokens[first - 1].end : tokens[first].start]):
-            first -= 1
+        first = next((k for k in range(h, 0, -1) if tokens[k - 1].norm in BOUNDARY_WORDS or any(
+            c in CLAUSE_MARKS for c in text[tokens[k - 1].end : tokens[k].start])), 0)
         who = [s for s in stems[first:h] if s]
         if who and not stated.intersection(who):
             out.append(text[tokens[first].start : tok.end])

@@ -357,11 +357,9 @@ class Text:
         chemical energy by photosynthesis")."""
         if self.passive(i):
             return True
-        k = i - 1
-        while k > 0 and (self.tokens[k].norm in ("not", "never") or (
-                self.tokens[k].norm.endswith("ly") and len(self.tokens[k].norm) > 4)):
-            k -= 1  # "was not reported ... by", "was quickly approved by"
-        if k < 0 or k == i or self.tokens[k].norm not in COPULAS:
+        k = next((k for k in range(i - 1, 0, -1) if self.tokens[k].norm not in ("not", "never") and not (
+            self.tokens[k].norm.endswith("ly") and len(self.tokens[k].norm) > 4)), 0)  # "was not reported ... by"
+        if k == i or self.tokens[k].norm not in COPULAS:
             return False
         _, end = clause_of(self, i)
         return any(t.norm == "by" for t in self.tokens[i + 1 : end])

@@ -176,9 +176,7 @@ def named_sides(text: Text, i: int, names: set[int]) -> tuple[frozenset[str], fr
             break
         first = start
     while end < len(text.tokens) and end in names and _comma_before(text, end):
-        end += 1
-        while end < len(text.tokens) and not text.breaks[end]:
-            end += 1
+        end = clause_of(text, end)[1]
     # a conjunct is a clause of its own, its verb perhaps left out ("Paris hosts the semi-finals and Lyon the final")
     first = max([first] + [k + 1 for k in range(first, i) if text.tokens[k].norm in _CONJUNCTIONS])
     end = next((k for k in range(i + 1, end) if text.tokens[k].norm in _CONJUNCTIONS), end)
