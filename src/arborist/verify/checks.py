@@ -37,7 +37,7 @@ from arborist.verify.normalize import (
     token_stems,
     tokenise,
 )
-from arborist.verify.quantities import amounts_of, quantities, stated_in_other_units, unstated_amounts
+from arborist.verify.quantities import quantities, stated_in_other_units, unstated_amounts
 from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
@@ -413,8 +413,8 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     # amounts, in whatever units: "182 seconds" and "3 minutes 2 seconds"; "a week" and "eight days" differ
     # (the evidence is read for amounts only when the claim states one)
     claimed = quantities(claim.text, claim.tokens)
-    stated_amounts = amounts_of((text, tokens) for chunk in chunks for text, tokens in (
-        (chunk.ev.text, chunk.tokens), (chunk.ev.title, chunk.title_tokens))) if claimed else []
+    stated_amounts = [q for chunk in chunks for text, tokens in ((chunk.ev.text, chunk.tokens), (
+        chunk.ev.title, chunk.title_tokens)) for q in quantities(text, tokens)] if claimed else []
     amounts = unstated_amounts(claim.text, claim.tokens, claimed, stated_amounts)
     if not numbers and not names and not amounts:
         return Check(passed=True, detail="no numbers or names to check"), []

@@ -436,11 +436,8 @@ def sentence_initial(text: str, token: Token) -> bool:
 def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
     """`sentence_initial` for every token, reading only the gap before each one (linear in the text, where
     calling `sentence_initial` per token is quadratic)."""
-    out = []
-    for k, tok in enumerate(tokens):
-        gap = text[tokens[k - 1].end if k else 0 : tok.start].rstrip(_LEADING)
-        out.append(gap[-1] in _ENDS if gap else k == 0)
-    return out
+    gaps = [text[tokens[k - 1].end if k else 0 : tok.start].rstrip(_LEADING) for k, tok in enumerate(tokens)]
+    return [gap[-1] in _ENDS if gap else k == 0 for k, gap in enumerate(gaps)]
 
 
 def letter_name(text: str, tokens: list[Token], i: int) -> bool:

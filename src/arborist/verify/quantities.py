@@ -6,7 +6,6 @@ docs/verifier.md, "The per-claim checks".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -130,11 +129,6 @@ def quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         out.append(found)
         k = found.unit + 1
     return out
-
-
-def amounts_of(texts: Iterable[tuple[str, list[Token]]]) -> list[Quantity]:
-    """The amounts of several texts, each with its tokens."""
-    return [q for text, tokens in texts for q in quantities(text, tokens)]
 
 
 def _states(amount: Quantity, said: list[Quantity]) -> bool:

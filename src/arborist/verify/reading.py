@@ -410,10 +410,7 @@ class Text:
 
 
 def prefix_base(stem: str, prefixes: tuple[str, ...]) -> str | None:
-    for p in prefixes:
-        if stem.startswith(p) and len(stem) - len(p) >= MIN_BASE:
-            return stem[len(p) :]
-    return None
+    return next((stem[len(p) :] for p in prefixes if stem.startswith(p) and len(stem) - len(p) >= MIN_BASE), None)
 
 
 def occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool]]:

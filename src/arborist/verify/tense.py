@@ -7,8 +7,6 @@ ended (`still_ended`), nor a thing done one the support has still in progress (`
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from arborist.text import stem_all
 from arborist.verify.lexicon import FORMER_WORDS, IRREGULAR_VERBS, PRESENT_WORDS
 from arborist.verify.normalize import HYPHENS, Token
@@ -109,12 +107,10 @@ def still_ended(claim: Text, support: Text) -> str:
 def _verb_stem(text: Text, i: int) -> str:
     """Token i's stem, an irregular form read as its verb's ("built" as "build")."""
     norm = text.tokens[i].norm
-    return _base_stems()[norm] if norm in IRREGULAR_VERBS else text.all_stems[i]
+    return _BASE_STEMS[norm] if norm in IRREGULAR_VERBS else text.all_stems[i]
 
 
-@lru_cache(maxsize=1)
-def _base_stems() -> dict[str, str]:
-    return dict(zip(IRREGULAR_VERBS, stem_all(list(IRREGULAR_VERBS.values())), strict=True))
+_BASE_STEMS = dict(zip(IRREGULAR_VERBS, stem_all(list(IRREGULAR_VERBS.values())), strict=True))
 
 
 def since_ended(claim: Text, support: Text) -> str:
