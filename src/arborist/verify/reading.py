@@ -200,17 +200,12 @@ class Text:
     def _before_than(self, k: int) -> bool:
         """Token k stands right before "than", or before a phrase that opens with a preposition and runs to
         "than" ("heavier in August than in March")."""
-        n = len(self.tokens)
-        if k + 1 < n and self.tokens[k + 1].norm == "than":
-            return True
-        if k + 1 >= n or self.tokens[k + 1].norm not in TERM_ENDS:
-            return False
-        for m in range(k + 2, min(n, k + 7)):
-            if self.breaks[m]:
-                return False
-            if self.tokens[m].norm == "than":
-                return True
-        return False
+        nxt = norm_at(self.tokens, k + 1)
+        if nxt == "than" or nxt not in TERM_ENDS:
+            return nxt == "than"
+        m = next((m for m in range(k + 2, min(len(self.tokens), k + 7))
+                  if self.breaks[m] or self.tokens[m].norm == "than"), None)
+        return m is not None and not self.breaks[m]
 
     def _refuses(self, i: int) -> bool:
         """Token i declines the verb after its "to" ("declined to rule", "has yet to turn"): not a fall to a level

@@ -10,6 +10,8 @@ made intransitive by a preposition ("risk increases with age") are left alone.
 
 from __future__ import annotations
 
+from functools import cache
+
 from arborist.verify.lexicon import IRREGULAR_VERBS, Lexicon
 from arborist.verify.normalize import Token, in_a_row, is_stopword
 from arborist.verify.reading import (
@@ -50,11 +52,10 @@ def _from_to(text: Text) -> list[tuple[str, str, int, int]]:
 def from_to_swapped(claim: Text, support: Text) -> str:
     """A note when the claim moves something from A to B and its support, naming the same two, from B to A
     ("shifted its hub from Hallingford to Portsmere" over "moved its hub from Portsmere to Hallingford"), else ''."""
-    theirs = _from_to(support)
+    theirs = {(x, y): (m, e) for x, y, m, e in reversed(_from_to(support))}  # each move's first mention
     for a, b, k, end in _from_to(claim):
-        if a != b and any((x, y) == (b, a) for x, y, _, _ in theirs) and not any(
-                (x, y) == (a, b) for x, y, _, _ in theirs):
-            j, last = next((m, e) for x, y, m, e in theirs if (x, y) == (b, a))
+        if a != b and (b, a) in theirs and (a, b) not in theirs:
+            j, last = theirs[b, a]
             return f"roles: the claim goes '{span_text(claim, k, end)}'; its support the other way ('{span_text(support, j, last)}')"
     return ""
 
@@ -193,7 +194,7 @@ def names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
     c_names, s_names = name_positions(claim, support), name_positions(support, claim)
     if len(c_names) < 2 or len(s_names) < 2:
         return ""
-    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+    support_sides = cache(lambda j: named_sides(support, j, s_names))  # a long claim asks it of every verb
     for i, stem in enumerate(claim.stems):
         if (not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not claim.verb(i)
                 or any(ch.isupper() for ch in claim.tokens[i].surface)):
@@ -205,7 +206,7 @@ def names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
         for j in _verb_positions(support, claim, i):
             if not support.verb(j) or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
-            sa, sb = _support_sides(support, j, s_names, sides)
+            sa, sb = support_sides(j)
             if claim.passive_voice(i) != support.passive_voice(j):
                 sa, sb = sb, sa
             verdicts.append((j, crossed_over(ca, cb, sa, sb)))
@@ -276,7 +277,7 @@ def converse_verb(claim: Text, support: Text) -> str:
     said = {t.norm for t in support.tokens}
     says = {t.norm for t in claim.tokens}
     c_names, s_names = name_positions(claim, support), name_positions(support, claim)
-    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+    support_sides = cache(lambda j: named_sides(support, j, s_names))  # a long claim asks it of every verb
     for i, tok in enumerate(claim.tokens):
         other = next((theirs for mine, theirs in _CONVERSES if tok.norm in mine), None)
         if other is None or not claim.verb(i) or after_copula(claim, i) or _same_verb(tok.norm, said):
@@ -294,18 +295,10 @@ def converse_verb(claim: Text, support: Text) -> str:
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
             named = named or named_sides(claim, i, c_names)
             na, nb = named
-            ma, mb = _support_sides(support, j, s_names, sides)
+            ma, mb = support_sides(j)
             if crossed_over(na, nb, mb, ma):  # the same sides: the converse verb reverses the event
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
     return ""
-
-
-def _support_sides(text: Text, j: int, names: set[int], cache: dict[int, tuple[frozenset[str], frozenset[str]]]
-                   ) -> tuple[frozenset[str], frozenset[str]]:
-    """`named_sides` of token j, read once per comparison (`cache`): a long claim asks it of every verb."""
-    if j not in cache:
-        cache[j] = named_sides(text, j, names)
-    return cache[j]
 
 
 # Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
