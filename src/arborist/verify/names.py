@@ -69,13 +69,11 @@ def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
     after = tokens[last + 1] if last + 1 < len(tokens) else None
     gap_before = text[before.end : tokens[first].start].strip() if before is not None else ""
     gap_after = text[tokens[last].end : after.start].strip() if after is not None else text[tokens[last].end :].strip()
-    if before is not None and _common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")):
-        return True
-    if before is not None and before.capitalised and gap_before in ("'", "\u2019"):  # "the Giants' Manning"
-        return True
-    if before is not None and first >= 2 and (
-            (before.norm == "of" and _common(tokens[first - 2]))
-            or (before.norm == "s" and tokens[first - 2].capitalised
+    if before is not None and (
+            (_common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")))
+            or (before.capitalised and gap_before in ("'", "\u2019"))  # "the Giants' Manning"
+            or (first >= 2 and before.norm == "of" and _common(tokens[first - 2]))
+            or (first >= 2 and before.norm == "s" and tokens[first - 2].capitalised
                 and text[tokens[first - 2].end : before.start] in ("'", "\u2019"))):
         return True
     if after is not None and gap_after == "," and after.norm in ("a", "an", "the"):

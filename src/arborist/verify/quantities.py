@@ -1,7 +1,5 @@
-"""Quantities: one amount of time, length, mass or volume written in two units ("182 seconds" and "3 minutes 2
-seconds", "1.5 kilometres" and "1,500 metres") is one amount, compared exactly and only as exactly as it is
-stated ("a month" is not "30 days"). The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes. See
-docs/verifier.md, "The per-claim checks".
+"""Quantities: one amount of time, length, mass or volume written in two units is one amount, compared exactly
+(docs/verifier.md, "The per-claim checks"). The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes.
 """
 
 from __future__ import annotations

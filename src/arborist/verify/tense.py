@@ -20,12 +20,10 @@ from arborist.verify.reading import (
     span_text,
 )
 
-_FORMER = frozenset(FORMER_WORDS)
 # Words by which a claim says a thing goes on, and verbs by which a support says it has stopped.
 _STILL = frozenset("still remains remain continues continue currently".split())
 _ENDINGS = frozenset("ended ceased stopped discontinued abolished scrapped withdrawn halted terminated expired lapsed "
                      "retired".split())
-_PRESENT = frozenset(PRESENT_WORDS)
 
 
 def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
@@ -35,9 +33,9 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     `_dated_past`), when it has no past form at all, unless it is a bare answer that takes its time from the
     question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged with Capital Cities")."""
     said = {t.norm for t in claim.tokens}
-    if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
+    if said.intersection(FORMER_WORDS) or any(_ended(claim, k) for k in range(len(claim.tokens))):
         return ""  # the claim puts it in the past itself
-    now = bool(said & _PRESENT)
+    now = bool(said.intersection(PRESENT_WORDS))
     # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
     bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
     undated = scoped and not bounded and not any(
@@ -48,7 +46,7 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     clauses: list[tuple[int, int, int]] | None = None  # each clause's bounds and claim stems held, read once
     for h, tok in enumerate(support.tokens):
         ended = undated and (_ended(support, h) or _dated_past(support, h))
-        if not ended and (not now or tok.norm not in _FORMER or (
+        if not ended and (not now or tok.norm not in FORMER_WORDS or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
