@@ -418,20 +418,13 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     amounts = unstated_amounts(claim.text, claim.tokens, claimed, stated_amounts)
     if not numbers and not names and not amounts:
         return Check(passed=True, detail="no numbers or names to check"), []
-    pool_numbers: set[str] = set()
-    pool_words: set[str] = set()
-    for chunk in chunks:
-        for tok in (*chunk.tokens, *chunk.title_tokens):
-            (pool_numbers if tok.number else pool_words).add(tok.norm)
+    pool = [tok for chunk in chunks for tok in (*chunk.tokens, *chunk.title_tokens)]
+    pool_words = {t.norm for t in pool if not t.number}
     # a claim's share stated the other way by its evidence: "half" and "50%", "a fifth" and "20 percent"
     said = _shares(claim.text, claim.tokens)
-    shared: set[str] = set()
-    if said:
-        pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()]
-        for n, form in said.items():
-            if any(form == other or _same_share(form, other) for other in pool_shares):
-                pool_numbers.add(n)
-                shared.add(n)
+    pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()] if said else []
+    shared = {n for n, form in said.items() if any(form == other or _same_share(form, other) for other in pool_shares)}
+    pool_numbers = {t.norm for t in pool if t.number} | shared
     # one figure written two ways is one number: "1/4" and "0.25", "half a million" and "500,000"
     values = {v for chunk in chunks for tokens in (chunk.tokens, chunk.title_tokens)
               for k in range(len(tokens)) for v in number_values(tokens, k)}
@@ -445,7 +438,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
                        or (n in whole and n not in shared)]
     # a place in an order is stated only as one: "finished second" is not "2 hours"
     ordinals = {t.norm: t.surface for k, t in enumerate(claim.tokens) if _place_in_order(claim, k)}
-    pool_ordinals = {t.norm for chunk in chunks for t in (*chunk.tokens, *chunk.title_tokens) if is_ordinal(t)}
+    pool_ordinals = {t.norm for t in pool if is_ordinal(t)}
     missing_numbers += [surface for n, surface in ordinals.items()
                         if n not in pool_ordinals and surface not in missing_numbers and n in pool_numbers]
     missing_numbers += amounts

@@ -114,14 +114,12 @@ def roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
             if not support.stems[j] or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
             sa, sb, s_near_a, s_near_b = support.roles(j)
+            if claim.passive_voice(i) != support.passive_voice(j):  # "was acquired by A" is "A acquired"
+                sa, sb, s_near_a, s_near_b = sb, sa, s_near_b, s_near_a
             straight, crossed = (a & sa, b & sb), (a & sb, b & sa)
-            # each text's nearest role word must be among the ones that moved (or stayed, across a passive)
-            if claim.passive_voice(i) == support.passive_voice(j):
-                swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
-                               and (s_near_a in b or s_near_b in a))
-            else:
-                swapped = bool(straight[0] and straight[1] and (near_a in sa or near_b in sb)
-                               and (s_near_a in a or s_near_b in b))
+            # each text's nearest role word must be among the ones that moved
+            swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
+                           and (s_near_a in b or s_near_b in a))
             lined = sum(map(len, straight)) + sum(map(len, crossed))
             if best is None or lined > best[0]:
                 best = (lined, j, swapped)
