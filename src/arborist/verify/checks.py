@@ -226,17 +226,13 @@ def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]
 
 def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list[tuple[int, int]]:
     """Tight windows [l, r] holding every required stem: both ends are required stems, neither can shrink."""
-    need = len(required)
-    counts: Counter[str] = Counter()
-    have = 0
+    counts: Counter[str] = Counter()  # required stems in stems[left : right + 1], none at 0
     left = 0
     out = []
     for right, stem in enumerate(stems):
         if stem in required:
             counts[stem] += 1
-            if counts[stem] == 1:
-                have += 1
-        if have < need or stem not in required:
+        if len(counts) < len(required) or stem not in required:
             continue
         while True:
             s = stems[left]

@@ -14,6 +14,7 @@ comparison from the other side ("B is longer than A" for "A is shorter than B") 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import takewhile
 
 from arborist.verify.lexicon import Lexicon, Pair
 from arborist.verify.reading import (
@@ -61,11 +62,9 @@ def pair_side(pair: Pair, text: Text, i: int) -> int:
         return 0  # a name: "Long Island", "the Rising Sun inn"
     if not side or pair.name in THING_PAIRS:
         return side  # "rich and poor", "the survivors buried the dead": two words, two things
-    for k in range(i - 1, max(-1, i - 4), -1):
-        if text.breaks[k + 1]:
-            break
-        if event_side(pair, text.event_stems[k]):
-            return 0  # part of an event that starts earlier
+    if any(event_side(pair, text.event_stems[k])
+           for k in takewhile(lambda k: not text.breaks[k + 1], range(i - 1, max(-1, i - 4), -1))):
+        return 0  # part of an event that starts earlier
     for k in range(i + 1, min(len(text.tokens), i + 4)):
         if text.breaks[k] or _bound(text, k):
             break  # "fell below 10 percent" falls: a bound on a figure after the word is no part of its event
@@ -190,14 +189,10 @@ def _equatives(text: Text) -> list[tuple[int, int]]:
             before == "times" and k > 1 and text.tokens[k - 2].number)
         if not ordered:
             continue
-        for m in range(k + 2, min(n, k + 9)):
-            if text.breaks[m]:
-                break
-            if text.tokens[m].norm == "as":
-                word = next((w for w in range(k + 1, m) if text.stems[w]), None)
-                if word is not None:
-                    out.append((word, m))
-                break
+        m = next((m for m in range(k + 2, min(n, k + 9)) if text.breaks[m] or text.tokens[m].norm == "as"), None)
+        if m is not None and not text.breaks[m] and (
+                word := next((w for w in range(k + 1, m) if text.stems[w]), None)) is not None:
+            out.append((word, m))
     return out
 
 

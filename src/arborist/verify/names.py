@@ -124,10 +124,8 @@ def short_names(text: str, quote: str | None, cited: list[Prepared], document: l
     runs = [run for run in name_runs(text, tokenise(text)) if len(run) > 1]
     if not runs:
         return []
-    if quote is not None:
-        said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote))]
-    else:
-        said = [w.name for chunk in cited for w in _written(chunk)]
+    said = ([tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote))] if quote is not None
+            else [w.name for chunk in cited for w in _written(chunk)])
     written = [w for doc in document for w in _written(doc)]
     family = any(t.norm in KIN for doc in document for t in doc.tokens)
     out = []

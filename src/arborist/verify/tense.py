@@ -123,8 +123,8 @@ def since_ended(claim: Text, support: Text) -> str:
         if k is None or claim.tokens[k].norm not in dates or _range_end(claim, k) is not None:
             continue  # "since the 2004-2005 season" is a range of the claim's own
         start = claim.tokens[k].norm
-        if any(t.norm == "since" and support.tokens[j + 1 : j + 5] and any(
-                x.norm == start for x in support.tokens[j + 1 : j + 5]) for j, t in enumerate(support.tokens)):
+        if any(t.norm == "since" and any(x.norm == start for x in support.tokens[j + 1 : j + 5])
+               for j, t in enumerate(support.tokens)):
             continue  # the support says "since 2004" itself
         for j, t in enumerate(support.tokens):
             end = _range_end(support, j) if t.norm == start else None
