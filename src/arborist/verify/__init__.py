@@ -1,4 +1,4 @@
-"""Deterministic answer verification: no model, every check explainable (see docs/verifier.md).
+"""Answer verification (docs/verifier.md): explainable word rules, and an entailment judge behind one protocol.
 
 `verify_answer` labels an answer STRICT / HYBRID / UNGROUNDED / ABSTAINED with per-claim verdicts and reason
 codes (`REASONS`); it imports no model provider and nothing from the CLI.

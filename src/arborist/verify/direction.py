@@ -81,17 +81,12 @@ CONVERSE_PAIRS = frozenset({"contest"})
 def sides_crossed(claim: Text, i: int, support: Text, j: int) -> bool:
     """The words (or names) on each side of claim token i stand on the other side of support token j."""
     flip = claim.passive_voice(i) != support.passive_voice(j)  # "was won by Leclerc" is "Leclerc won"
-    a, b, _, _ = claim.roles(i)
-    sa, sb, _, _ = support.roles(j)
-    if flip:
-        sa, sb = sb, sa
-    if crossed_over(a, b, sa, sb):
-        return True
-    ca, cb = named_sides(claim, i, name_positions(claim, support))
-    na, nb = named_sides(support, j, name_positions(support, claim))
-    if flip:
-        na, nb = nb, na
-    return crossed_over(ca, cb, na, nb)
+
+    def crossed(mine: tuple[frozenset[str], frozenset[str]], theirs: tuple[frozenset[str], frozenset[str]]) -> bool:
+        return crossed_over(*mine, theirs[flip], theirs[not flip])
+
+    return crossed(claim.roles(i)[:2], support.roles(j)[:2]) or crossed(
+        named_sides(claim, i, name_positions(claim, support)), named_sides(support, j, name_positions(support, claim)))
 
 
 def _bound(text: Text, k: int) -> bool:

@@ -76,10 +76,8 @@ def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
             or (first >= 2 and before.norm == "s" and tokens[first - 2].capitalised
                 and text[tokens[first - 2].end : before.start] in ("'", "\u2019"))):
         return True
-    if after is not None and gap_after == "," and after.norm in ("a", "an", "the"):
-        return True
-    return (after is not None and gap_after == "" and after.norm in ("is", "was", "are", "were")
-            and norm_at(tokens, last + 2) in ("a", "an"))
+    return after is not None and ((gap_after == "," and after.norm in ("a", "an", "the")) or (
+        gap_after == "" and after.norm in ("is", "was", "are", "were") and norm_at(tokens, last + 2) in ("a", "an")))
 
 
 #: words for a relative: a document that names someone's relative ("his brother Peyton", "her daughter, Ilse")

@@ -338,9 +338,8 @@ class Text:
             return False  # "Harlan Foods", "Morgan Stanley": a name
         if norm in _VERB_MODIFIERS or norm in ("yet", "also", "just", "even", "only"):
             return False  # "has yet to", "has also": an adverb after the auxiliary
-        if (i > 0 and self.tokens[i - 1].norm in AUXILIARIES) or past_form(norm):
-            return True
-        if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
+        if ((i > 0 and self.tokens[i - 1].norm in AUXILIARIES) or past_form(norm)
+                or (norm.endswith("s") and not norm.endswith(("ss", "us", "is")))):
             return True
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
         nxt = norm_at(self.tokens, i + 1)
@@ -453,13 +452,9 @@ def states(raw: str, lex: Lexicon) -> bool:
     """Whether a short text states something rather than names it: a lower-case verb between two words
     ("DUSP4 increases apoptosis", "cats eat mice"); "14 days", "Tesla coils" and "United States" only name."""
     text = Text.of(raw, lex)
-    for k in range(1, len(text.tokens) - 1):
-        tok, before, after = text.tokens[k], text.tokens[k - 1], text.tokens[k + 1]
-        if tok.capitalised or tok.number or not text.stems[k] or before.number:
-            continue
-        if (text.stems[k - 1] or before.capitalised) and (text.stems[k + 1] or after.number) and text.verb(k):
-            return True
-    return False
+    return any(not (tok.capitalised or tok.number or before.number) and text.stems[k]
+               and (text.stems[k - 1] or before.capitalised) and (text.stems[k + 1] or after.number) and text.verb(k)
+               for k, (before, tok, after) in enumerate(zip(text.tokens, text.tokens[1:], text.tokens[2:]), 1))
 
 
 SUBJECT_TOKENS = 6  # a sentence's subject is told only when its verb comes this early
