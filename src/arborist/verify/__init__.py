@@ -1,10 +1,9 @@
-"""Deterministic answer verification: no model, every check explainable (see docs/verifier.md).
+"""Answer verification (docs/verifier.md): explainable word rules, and an entailment judge behind one protocol.
 
 `verify_answer` labels an answer STRICT / HYBRID / UNGROUNDED / ABSTAINED with per-claim verdicts and reason
 codes (`REASONS`); it imports no model provider and nothing from the CLI.
 """
 
-from arborist.guards.missed_answer import DENIAL_PATTERNS, GuardResult
 from arborist.verify.checks import Check
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, QuantifierClass, classify_quantifier
@@ -13,7 +12,6 @@ from arborist.verify.schema import MODES, Evidence, VerifyInputError
 from arborist.verify.verifier import ClaimChecks, ClaimVerification, Verification, find_denials, verify_answer
 
 __all__ = [
-    "DENIAL_PATTERNS",
     "MODES",
     "REASONS",
     "AuditMode",
@@ -21,7 +19,6 @@ __all__ = [
     "ClaimChecks",
     "ClaimVerification",
     "Evidence",
-    "GuardResult",
     "Label",
     "PolicyError",
     "Quantifier",

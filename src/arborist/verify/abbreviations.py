@@ -27,9 +27,8 @@ def definitions(*texts: str) -> dict[str, str]:
             if not any(c.isupper() for c in short) or sum(c.isalpha() for c in short) < 2:
                 continue
             words = _WORD.findall(text[: m.start()])[-min(len(short) + 5, 2 * len(short)) :]
-            long = _long_form(short, words)
-            if long and short not in out:
-                out[short] = long
+            if long := _long_form(short, words):
+                out.setdefault(short, long)
     return out
 
 

@@ -113,12 +113,11 @@ RULES: tuple[Rule, ...] = (
 
 def catalogue_markdown() -> str:
     """docs/verifier-rules.md: one row per rule, in stage order."""
-    order = list(STAGES)
     out = ["# Verifier rules", "",
            "Generated from `arborist.verify.catalogue` (`python -m arborist.verify.catalogue > "
            "docs/verifier-rules.md`); each example is run by `tests/test_rule_catalogue.py` and must fire its rule "
            "with `--entailment none`.", ""]
-    for stage in order:
+    for stage in STAGES:
         out += [f"## {stage}", "", STAGES[stage].capitalize() + ".", "", "| rule | meaning | example claim | its quote |",
                 "|---|---|---|---|"]
         for rule in sorted((r for r in RULES if r.stage == stage), key=lambda r: r.id):

@@ -6,14 +6,13 @@ Each returns a `Check` that says what it found and where; what each one accepts 
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from bisect import bisect_left
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import accumulate
 
 from pydantic import BaseModel
@@ -24,19 +23,21 @@ from arborist.verify.normalize import (
     NEGATORS,
     QUOTE_CHARS,
     Token,
-    has_negation,
     is_decade,
     is_ordinal,
     name_tokens,
+    norm_at,
     normalise,
+    number_value,
     number_values,
     sentence_initial,
     share_whole,
+    shared_start,
     strip_quote,
     token_stems,
     tokenise,
 )
-from arborist.verify.quantities import amounts_of, quantities, stated_in_other_units, unstated_amounts
+from arborist.verify.quantities import quantities, stated_in_other_units, unstated_amounts
 from arborist.verify.reading import Finding
 from arborist.verify.reasons import Reason
 from arborist.verify.schema import Evidence
@@ -75,7 +76,7 @@ class Prepared:
         self.text_stems = frozenset(s for s in self.stems if s)
         self.stem_set = self.text_stems | self.title_stems
         self.negation_prefix = list(accumulate((t.norm in self.negators for t in self.tokens), initial=0))
-        self.joined = _joined(self.tokens)
+        self.joined = _joined([t.norm for t in self.tokens])
         ends = [end for _, end in sentence_bounds(self.ev.text)]
         self.sentence_of = [bisect_left(ends, t.end) for t in self.tokens]
 
@@ -104,7 +105,7 @@ class Prepared:
 
     def find(self, norms: list[str]) -> int | None:
         """The index of the first token where these token norms stand in a row, or None."""
-        at = self.joined.find(_joined_norms(norms)) if norms else -1
+        at = self.joined.find(_joined(norms)) if norms else -1
         return None if at < 0 else self.joined.count(_SEP, 0, at)
 
     def sentence_text(self, first: int, last: int) -> str:
@@ -127,11 +128,7 @@ SAME_STEM_TAIL = 2
 def same_stem(a: str, b: str) -> bool:
     """Two stems that share at least SAME_STEM_PREFIX letters and differ only in at most SAME_STEM_TAIL
     letters after them each ("apoptosi"/"apoptot", "induc"/"induct"; not "differ"/"differenti")."""
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
+    n = shared_start(a, b)
     return n >= SAME_STEM_PREFIX and len(a) - n <= SAME_STEM_TAIL and len(b) - n <= SAME_STEM_TAIL
 
 
@@ -161,21 +158,14 @@ class Claim:
     @classmethod
     def of(cls, text: str, negators: frozenset[str] = NEGATORS) -> Claim:
         tokens = tokenise(text)
-        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), has_negation(tokens, negators))
-
-
-# ---------------------------------------------------------------- quote
+        return cls(text, tokens, frozenset(s for s in token_stems(tokens) if s), any(t.norm in negators for t in tokens))
 
 
 _SEP = "\x1f"
 _ELLIPSIS = re.compile(r"\[\s*\.\.\.\s*\]|\(\s*\.\.\.\s*\)|\.\s\.\s\.|\.\.\.")
 
 
-def _joined(tokens: list[Token]) -> str:
-    return _joined_norms([t.norm for t in tokens])
-
-
-def _joined_norms(norms: list[str]) -> str:
+def _joined(norms: list[str]) -> str:
     return _SEP + _SEP.join(norms) + _SEP if norms else ""
 
 
@@ -198,19 +188,13 @@ def _in_order(fragments: list[str], text: str) -> bool:
 def _same_words(fragments: list[str], chunk: Prepared) -> bool:
     """The fragments' words, in order and each fragment's words contiguous, ignoring every mark between them:
     how a reader compares a quote that dropped inner quotation marks, a comma or a dash."""
-    needles = [_joined(tokenise(f)) for f in fragments]
+    needles = [_joined([t.norm for t in tokenise(f)]) for f in fragments]
     return all(needles) and _in_order(needles, chunk.joined)
 
 
 def _longest_prefix(needle: str, hay: str) -> int:
-    lo, hi = 0, len(needle)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if needle[:mid] in hay:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """The length of the longest start of `needle` in `hay` (found by bisection: a start's starts are in it too)."""
+    return bisect_left(range(1, len(needle) + 1), True, key=lambda m: needle[:m] not in hay)
 
 
 def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]]:
@@ -240,22 +224,15 @@ def quote_check(quote: str, chunks: list[Prepared]) -> tuple[Check, list[Reason]
     )
 
 
-# ---------------------------------------------------------------- span
-
-
 def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list[tuple[int, int]]:
     """Tight windows [l, r] holding every required stem: both ends are required stems, neither can shrink."""
-    need = len(required)
-    counts: Counter[str] = Counter()
-    have = 0
+    counts: Counter[str] = Counter()  # required stems in stems[left : right + 1], none at 0
     left = 0
     out = []
     for right, stem in enumerate(stems):
         if stem in required:
             counts[stem] += 1
-            if counts[stem] == 1:
-                have += 1
-        if have < need or stem not in required:
+        if len(counts) < len(required) or stem not in required:
             continue
         while True:
             s = stems[left]
@@ -271,21 +248,15 @@ def _covering_windows(stems: list[str | None], required: frozenset[str]) -> list
 NEGATION_LOOKBEHIND = 2
 
 
-def _lookbehind(chunk: Prepared, first: int) -> int:
-    """Where the look for a negator before token `first` starts: NEGATION_LOOKBEHIND tokens back, stopwords
-    not counted ("not the keeper", "None of the participants")."""
+def _negated(chunk: Prepared, first: int, last: int) -> bool:
+    """Whether tokens first..last, or the NEGATION_LOOKBEHIND tokens before them (stopwords not counted: "not the
+    keeper", "None of the participants"), hold a negator."""
     k, seen = first, 0
     while k > 0 and seen < NEGATION_LOOKBEHIND:
         k -= 1
         if chunk.stems[k] is not None or chunk.tokens[k].norm in chunk.negators:
             seen += 1
-    return k
-
-
-def _negated(chunk: Prepared, first: int, last: int) -> bool:
-    """Whether the matched span, or the two tokens before it (stopwords not counted), holds a negator."""
-    negs = chunk.negation_prefix
-    return negs[last + 1] > negs[_lookbehind(chunk, first)]
+    return chunk.negation_prefix[last + 1] > chunk.negation_prefix[k]
 
 
 Disagreement = Callable[[str], list[Finding]]  # support text -> polarity findings (empty: they agree)
@@ -306,12 +277,11 @@ def span_check(
     claim: Claim, chunks: list[Prepared], factor: float, disagreement: Disagreement | None = None,
     in_window: Disagreement | None = None,
 ) -> tuple[Check, list[Reason]]:
-    """The claim is carried by one contiguous span of one cited chunk, within one sentence (so its number cannot be
-    borrowed from the next one: docs/verifier.md, "The per-claim checks"); with `disagreement`, a window whose sentence disagrees with the claim (negation,
-    direction, comparison, roles, certainty, units: see `vetoes`) does not carry it, nor does a sentence that
-    holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>"). `in_window`, when
-    given, reads a window's sentence in `disagreement`'s place (it may ask more of a sentence that only holds the
-    claim's words than of one that holds its text)."""
+    """The claim is carried by one contiguous span of one cited chunk, within one sentence (docs/verifier.md). With
+    `disagreement` (the vetoes), a window whose sentence disagrees with the claim does not carry it, nor does a
+    sentence that holds the claim verbatim inside such a disagreement ("No evidence was found that <claim>");
+    `in_window` reads a window's sentence in its place (it may ask more of a sentence that only holds the claim's
+    words than of one that holds its text)."""
     norm_claim = strip_quote(claim.text)
     if norm_claim and claim.stems:
         for chunk in chunks:
@@ -371,25 +341,20 @@ def span_check(
     ), [Reason.SPAN_NOT_FOUND]
 
 
-# ---------------------------------------------------------------- entities
-
-
 def _shares(text: str, tokens: list[Token]) -> dict[str, tuple[str, Decimal]]:
     """The fractions and percentages `text` states, each as its kind and the percentage it is: "half" and "a
     third" (read as 0.5 and 1/3) and "50%" / "20 percent" (a number followed by %, percent, per cent)."""
     out: dict[str, tuple[str, Decimal]] = {}
     for k, tok in enumerate(tokens):
-        with contextlib.suppress(InvalidOperation, ZeroDivisionError):
-            if tok.number and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
-                top, _, bottom = tok.norm.partition("/")
-                out[tok.norm] = ("fraction", Decimal(top) / Decimal(bottom or "1") * 100)
-            elif tok.number and (text[tok.end : tok.end + 1] == "%" or (
-                    k + 1 < len(tokens) and tokens[k + 1].norm in ("percent", "per", "pct"))):
-                out[tok.norm] = ("percent", Decimal(tok.norm))
-            elif (whole := share_whole(tokens, k)) is not None:
-                part = Decimal(1) if tok.norm == "one" else Decimal(tok.norm)
-                share = ("fraction", part / Decimal(tokens[whole].norm) * 100)
-                out[tok.norm] = out[tokens[whole].norm] = share  # "nine in ten" is 90 percent, "one in five" 20
+        value = number_value(tok.norm) if tok.number else None
+        if value is not None and ((tok.spelled and tok.norm == "0.5") or "/" in tok.norm):
+            out[tok.norm] = ("fraction", value * 100)
+        elif value is not None and (text[tok.end : tok.end + 1] == "%" or norm_at(tokens, k + 1) in (
+                "percent", "per", "pct")):
+            out[tok.norm] = ("percent", value)
+        elif (whole := share_whole(tokens, k)) is not None:  # "nine in ten" is 90 percent, "one in five" 20
+            share = ("fraction", (value or Decimal(1)) / Decimal(tokens[whole].norm) * 100)
+            out[tok.norm] = out[tokens[whole].norm] = share
     return out
 
 
@@ -424,11 +389,7 @@ def _place_in_order(claim: Claim, k: int) -> bool:
     "ranked fifth", "took third place"): such a place is stated only as one ("third in 2 hours" does not state
     "second"). Other ordinals may be said as counts ("the third act" as "Act 3", "her 100th birthday")."""
     tokens = claim.tokens
-    if not is_ordinal(tokens[k]):
-        return False
-    before = tokens[k - 1].norm if k else ""
-    after = tokens[k + 1].norm if k + 1 < len(tokens) else ""
-    return before in _PLACING or after in _PLACES
+    return is_ordinal(tokens[k]) and (norm_at(tokens, k - 1) in _PLACING or norm_at(tokens, k + 1) in _PLACES)
 
 
 _PLACING = frozenset("""finished finishes finish finishing came comes come placed ranked ranks rank ending ended
@@ -448,25 +409,18 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     # amounts, in whatever units: "182 seconds" and "3 minutes 2 seconds"; "a week" and "eight days" differ
     # (the evidence is read for amounts only when the claim states one)
     claimed = quantities(claim.text, claim.tokens)
-    stated_amounts = amounts_of((text, tokens) for chunk in chunks for text, tokens in (
-        (chunk.ev.text, chunk.tokens), (chunk.ev.title, chunk.title_tokens))) if claimed else []
+    stated_amounts = [q for chunk in chunks for text, tokens in ((chunk.ev.text, chunk.tokens), (
+        chunk.ev.title, chunk.title_tokens)) for q in quantities(text, tokens)] if claimed else []
     amounts = unstated_amounts(claim.text, claim.tokens, claimed, stated_amounts)
     if not numbers and not names and not amounts:
         return Check(passed=True, detail="no numbers or names to check"), []
-    pool_numbers: set[str] = set()
-    pool_words: set[str] = set()
-    for chunk in chunks:
-        for tok in (*chunk.tokens, *chunk.title_tokens):
-            (pool_numbers if tok.number else pool_words).add(tok.norm)
+    pool = [tok for chunk in chunks for tok in (*chunk.tokens, *chunk.title_tokens)]
+    pool_words = {t.norm for t in pool if not t.number}
     # a claim's share stated the other way by its evidence: "half" and "50%", "a fifth" and "20 percent"
     said = _shares(claim.text, claim.tokens)
-    shared: set[str] = set()
-    if said:
-        pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()]
-        for n, form in said.items():
-            if any(form == other or _same_share(form, other) for other in pool_shares):
-                pool_numbers.add(n)
-                shared.add(n)
+    pool_shares = [form for chunk in chunks for form in _shares(chunk.ev.text, chunk.tokens).values()] if said else []
+    shared = {n for n, form in said.items() if any(form == other or _same_share(form, other) for other in pool_shares)}
+    pool_numbers = {t.norm for t in pool if t.number} | shared
     # one figure written two ways is one number: "1/4" and "0.25", "half a million" and "500,000"
     values = {v for chunk in chunks for tokens in (chunk.tokens, chunk.title_tokens)
               for k in range(len(tokens)) for v in number_values(tokens, k)}
@@ -480,7 +434,7 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
                        or (n in whole and n not in shared)]
     # a place in an order is stated only as one: "finished second" is not "2 hours"
     ordinals = {t.norm: t.surface for k, t in enumerate(claim.tokens) if _place_in_order(claim, k)}
-    pool_ordinals = {t.norm for chunk in chunks for t in (*chunk.tokens, *chunk.title_tokens) if is_ordinal(t)}
+    pool_ordinals = {t.norm for t in pool if is_ordinal(t)}
     missing_numbers += [surface for n, surface in ordinals.items()
                         if n not in pool_ordinals and surface not in missing_numbers and n in pool_numbers]
     missing_numbers += amounts
@@ -497,9 +451,6 @@ def entities_check(claim: Claim, chunks: list[Prepared]) -> tuple[Check, list[Re
     return Check(passed=not missing, score=round(found / checked, 3), missing=missing, detail=detail), reasons
 
 
-# ---------------------------------------------------------------- paraphrase
-
-
 def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, threshold: float) -> tuple[Check, list[Reason]]:
     """The best window of a cited chunk that agrees with the claim on negation holds `threshold` of its stems."""
     if not claim.stems:
@@ -511,7 +462,6 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
     for chunk in chunks:
         n = len(chunk.tokens)
         size = min(width, n)
-        negs = chunk.negation_prefix
         hits: deque[int] = deque()  # positions of claim stems inside the window
         counts: Counter[str | None] = Counter()
         for right in range(n):
@@ -532,7 +482,7 @@ def paraphrase_check(claim: Claim, chunks: list[Prepared], factor: float, thresh
                 best_any = (covered, chunk, first, right)
             # polarity is read on the matched part of the window only, so a "never"
             # in the neighbouring sentence does not flip it
-            negated = bool(hits) and negs[hits[-1] + 1] > negs[_lookbehind(chunk, hits[0])]
+            negated = bool(hits) and _negated(chunk, hits[0], hits[-1])
             if negated == claim.negated and covered > best_same[0]:
                 best_same = (covered, chunk, first, right)
     covered, found, first, last = best_same if best_same[1] is not None else (0, best_any[1], best_any[2], best_any[3])

@@ -14,11 +14,13 @@ comparison from the other side ("B is longer than A" for "A is shorter than B") 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import takewhile
 
 from arborist.verify.lexicon import Lexicon, Pair
 from arborist.verify.reading import (
     BOUNDS,
     TERM_ENDS,
+    VERB_WORDS,
     Finding,
     Text,
     align,
@@ -38,10 +40,9 @@ _COMPARED_BOUNDS = frozenset("more less fewer greater lower higher".split())
 _COMPARE_WORDS = frozenset({"than", "versus", "vs", "compared", "relative", "over"})
 
 # Words no compared term runs past: "than 3.8 are not supported", "than those who did not".
-_TERM_STOPS = frozenset("is are was were be been has have had do does did will would can could may might must should "
-                        "who which that whose".split())
-_PAIRED = TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _RELATIVES = frozenset("who which that whose".split())
+_TERM_STOPS = VERB_WORDS | _RELATIVES
+_PAIRED = TERM_ENDS | {"to", "of"}  # prepositions that open both compared terms: "more to A than to B"
 _EQUATIVE_NEGATORS = frozenset("not nearly".split())  # "not as durable as", "nearly as ... as" order their terms
 
 # Pairs of opposite things or qualities, not events: two of their words close together name two things ("rich
@@ -61,16 +62,13 @@ def pair_side(pair: Pair, text: Text, i: int) -> int:
         return 0  # a name: "Long Island", "the Rising Sun inn"
     if not side or pair.name in THING_PAIRS:
         return side  # "rich and poor", "the survivors buried the dead": two words, two things
-    for k in range(i - 1, max(-1, i - 4), -1):
-        if text.breaks[k + 1]:
-            break
-        if event_side(pair, text.event_stems[k]):
-            return 0  # part of an event that starts earlier
+    if any(event_side(pair, text.event_stems[k])
+           for k in takewhile(lambda k: not text.breaks[k + 1], range(i - 1, max(-1, i - 4), -1))):
+        return 0  # part of an event that starts earlier
     for k in range(i + 1, min(len(text.tokens), i + 4)):
         if text.breaks[k] or _bound(text, k):
             break  # "fell below 10 percent" falls: a bound on a figure after the word is no part of its event
-        other = event_side(pair, text.event_stems[k])
-        if other:
+        if other := event_side(pair, text.event_stems[k]):
             side *= other
             break
     return side
@@ -83,17 +81,12 @@ CONVERSE_PAIRS = frozenset({"contest"})
 def sides_crossed(claim: Text, i: int, support: Text, j: int) -> bool:
     """The words (or names) on each side of claim token i stand on the other side of support token j."""
     flip = claim.passive_voice(i) != support.passive_voice(j)  # "was won by Leclerc" is "Leclerc won"
-    a, b, _, _ = claim.roles(i)
-    sa, sb, _, _ = support.roles(j)
-    if flip:
-        sa, sb = sb, sa
-    if crossed_over(a, b, sa, sb):
-        return True
-    ca, cb = named_sides(claim, i, name_positions(claim, support))
-    na, nb = named_sides(support, j, name_positions(support, claim))
-    if flip:
-        na, nb = nb, na
-    return crossed_over(ca, cb, na, nb)
+
+    def crossed(mine: tuple[frozenset[str], frozenset[str]], theirs: tuple[frozenset[str], frozenset[str]]) -> bool:
+        return crossed_over(*mine, theirs[flip], theirs[not flip])
+
+    return crossed(claim.roles(i)[:2], support.roles(j)[:2]) or crossed(
+        named_sides(claim, i, name_positions(claim, support)), named_sides(support, j, name_positions(support, claim)))
 
 
 def _bound(text: Text, k: int) -> bool:
@@ -107,13 +100,10 @@ def _bound(text: Text, k: int) -> bool:
 
 def _sides(text: Text, i: int, pivot: int | None = None) -> tuple[Counter[str], Counter[str]] | None:
     """The two terms comparative i compares in its clause, as content stems and numbers: B, the term after its
-    than/compared/versus (or the given `pivot`: the second "as" of "as likely as") up to the next preposition
-    ("than brown rice per serving": brown rice); A, the phrase after the same preposition between the
-    comparative and the pivot when B opens with one ("higher in the valley than on the ridge", "more traffic
-    to the backup than to the primary"), else the subject ("White rice contains more fibre than ...": white
-    rice; "Men in the sector earned less ...": men). Terms read this way leave out the words both sides share
-    with the sentence, which would hide a swap; terms that are the same so far are read on past their
-    prepositions and relative clauses ("Customers who paid in cash ... than customers who paid by card")."""
+    than/compared/versus (or the given `pivot`: the second "as" of "as likely as"); A, the phrase after the same
+    preposition when B opens with one ("higher in the valley than on the ridge"), else the subject ("White rice
+    contains more fibre than ..."). Read so, the terms leave out the words both share with the sentence, which
+    would hide a swap; terms the same so far are read on (`_term`, `through`)."""
     n = len(text.tokens)
     if pivot is None:  # "than" first: "more effective in adults over 70 than in adults under 50"
         ahead = range(i + 1, min(n, i + 12))
@@ -194,14 +184,10 @@ def _equatives(text: Text) -> list[tuple[int, int]]:
             before == "times" and k > 1 and text.tokens[k - 2].number)
         if not ordered:
             continue
-        for m in range(k + 2, min(n, k + 9)):
-            if text.breaks[m]:
-                break
-            if text.tokens[m].norm == "as":
-                word = next((w for w in range(k + 1, m) if text.stems[w]), None)
-                if word is not None:
-                    out.append((word, m))
-                break
+        m = next((m for m in range(k + 2, min(n, k + 9)) if text.breaks[m] or text.tokens[m].norm == "as"), None)
+        if m is not None and not text.breaks[m] and (
+                word := next((w for w in range(k + 1, m) if text.stems[w]), None)) is not None:
+            out.append((word, m))
     return out
 
 
@@ -229,8 +215,8 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
         pair.name: [(j, False) for j in range(len(support.tokens)) if pair_side(pair, support, j)] for pair in lex.pairs
     }
     converse: set[int] = set()  # claim tokens in the clause of a comparison restated from its other side
-    crossed: list[tuple[int, str]] = []  # words whose compared terms are swapped, in agreement with their support
-    opposed: list[tuple[int, str]] = []  # words of the other side from their support's
+    opposed: list[tuple[int, Finding]] = []  # words of the other side from their support's
+    crossed: list[tuple[int, Finding]] = []  # words whose compared terms are swapped, in agreement with their support
     for i in range(len(claim.tokens)):
         pairs = [(pair, side) for pair in lex.pairs if (side := pair_side(pair, claim, i))]
         stated = False
@@ -260,11 +246,12 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
                 first, end = clause_of(claim, i)  # "A is shorter than B" over "B is longer than A"
                 converse.update(range(first, end))
             elif not agree:
-                opposed.append((i, f"direction: the claim's '{negated_phrase(claim, claim.negated_heads.get(i), i)}' "
-                                   f"({pair.name}) is '{negated_phrase(support, support.negated_heads.get(j), j)}' in its "
-                                   "support"))
+                opposed.append((i, Finding(Reason.DIRECTION_MISMATCH, (
+                    f"direction: the claim's '{negated_phrase(claim, claim.negated_heads.get(i), i)}' ({pair.name}) is "
+                    f"'{negated_phrase(support, support.negated_heads.get(j), j)}' in its support"))))
             elif swapped:
-                crossed.append((i, word))
+                crossed.append((i, Finding(Reason.COMPARISON_MISMATCH, f"comparison: the claim's '{word}' compares its "
+                                           "terms the other way round from its support")))
         if pairs and not stated and not claim.compound(i) and any(pair.required for pair, _ in pairs):
             names = "/".join(pair.name for pair, _ in pairs)
             findings.append(Finding(Reason.DIRECTION_UNSTATED, f"direction: the claim's '{word}' ({names}) is stated "
@@ -272,14 +259,7 @@ def direction_findings(claim: Text, support: Text, lex: Lexicon) -> tuple[list[F
     # A comparison restated from its other side turns the words of its clause with it: "nausea was less
     # common with the lower dose than with the higher dose" over "more common with the higher dose than with
     # the lower dose"; "Rovers have won more matches than Ashford" over "Ashford have won fewer ..."
-    for i, note in opposed:
-        if i not in converse:
-            findings.append(Finding(Reason.DIRECTION_MISMATCH, note))
-    for i, word in crossed:
-        if i not in converse:
-            findings.append(Finding(Reason.COMPARISON_MISMATCH, f"comparison: the claim's '{word}' compares its terms "
-                                    "the other way round from its support"))
-    equative = equative_swapped(claim, support)
-    if equative:
+    findings += [finding for i, finding in (*opposed, *crossed) if i not in converse]
+    if equative := equative_swapped(claim, support):
         findings.append(Finding(Reason.COMPARISON_MISMATCH, equative))
     return findings, converse

@@ -7,7 +7,7 @@ Words are listed as written (any inflection); the checks stem them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from arborist.text import stem_all
@@ -402,36 +402,31 @@ class Lexicon:
     negators: frozenset[str]  # token norms
     prefixes: tuple[str, ...]
     pairs: tuple[Pair, ...]
-    qualifiers: frozenset[str] = frozenset()  # token norms of the words a claim may state only when its quote does
-    anaphors: frozenset[str] = frozenset()  # token norms of the words by which a quote refers to what its title names
-    symmetric: frozenset[str] = frozenset()  # stems of relations whose sides may swap (the role check skips them)
-    hedges: frozenset[str] = frozenset()  # token norms of the words by which a support only supposes
-    associations: frozenset[str] = frozenset()  # stems of the words by which a support only relates two things
-    causal: frozenset[str] = frozenset()  # stems of the verbs by which a claim says one thing causes another
-    units: dict[str, int] = field(default_factory=dict)  # a unit's name (folded) -> its group
+    qualifiers: frozenset[str]  # token norms of the words a claim may state only when its quote does
+    anaphors: frozenset[str]  # token norms of the words by which a quote refers to what its title names
+    symmetric: frozenset[str]  # stems of relations whose sides may swap (the role check skips them)
+    hedges: frozenset[str]  # token norms of the words by which a support only supposes
+    associations: frozenset[str]  # stems of the words by which a support only relates two things
+    causal: frozenset[str]  # stems of the verbs by which a claim says one thing causes another
+    units: dict[str, int]  # a unit's name (folded) -> its group
 
 
 @lru_cache(maxsize=8)
 def build_lexicon(
-    negators: tuple[str, ...],
-    prefixes: tuple[str, ...],
-    pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...],
-    qualifiers: tuple[str, ...] = (),
-    anaphors: tuple[str, ...] = (),
-    symmetric: tuple[str, ...] = (),
-    hedges: tuple[str, ...] = (),
-    associations: tuple[str, ...] = (),
-    causal: tuple[str, ...] = (),
-    units: tuple[str, ...] = (),
+    negators: tuple[str, ...], prefixes: tuple[str, ...],
+    pairs: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool, bool], ...], qualifiers: tuple[str, ...],
+    anaphors: tuple[str, ...], symmetric: tuple[str, ...], hedges: tuple[str, ...], associations: tuple[str, ...],
+    causal: tuple[str, ...], units: tuple[str, ...],
 ) -> Lexicon:
     """Stem the policy's word lists once (cached per list)."""
-    built = []
-    for name, up, down, complementary, required in pairs:
-        built.append(Pair(name, frozenset(stem_all([w.casefold() for w in up])),
-                          frozenset(stem_all([w.casefold() for w in down])), complementary, required))
-    return Lexicon(frozenset(w.casefold() for w in negators), tuple(p.casefold() for p in prefixes), tuple(built),
-                   frozenset(w.casefold() for w in qualifiers), frozenset(w.casefold() for w in anaphors),
-                   frozenset(stem_all([w.casefold() for w in symmetric])), frozenset(w.casefold() for w in hedges),
-                   frozenset(stem_all([w.casefold() for w in associations])),
-                   frozenset(stem_all([w.casefold() for w in causal])),
+    def folded(words: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(w.casefold() for w in words)
+
+    def stemmed(words: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(stem_all([w.casefold() for w in words]))
+
+    built = tuple(Pair(name, stemmed(up), stemmed(down), complementary, required)
+                  for name, up, down, complementary, required in pairs)
+    return Lexicon(folded(negators), tuple(p.casefold() for p in prefixes), built, folded(qualifiers),
+                   folded(anaphors), stemmed(symmetric), folded(hedges), stemmed(associations), stemmed(causal),
                    {name.casefold(): g for g, group in enumerate(units) for name in group.split()})

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arborist.verify.checks import Prepared
-from arborist.verify.normalize import Token, is_stopword, name_tokens, norm_at, tokenise
+from arborist.verify.normalize import Token, in_a_row, is_stopword, norm_at, tokenise
 
 
 @dataclass(frozen=True)
@@ -23,15 +23,12 @@ class ShortName:
     written_in: str
 
 
-def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> list[list[Token]]:
-    """The names of `text` as runs of adjacent capitalised words ("Peyton Manning", "J. R. Ellison", "Anne-Marie
-    Duval"): only spaces between two of them, a hyphen, an ampersand ("Selden & Gray"), or the full stop after a
-    single capital (an initial, which also joins "Plan B. Jones": a rare misreading that only ever leaves a name
-    unresolved). A stopword is no part of a name ("When Manning"), and a lone word that starts a sentence is a name
-    only with `lone_openers` (a quote's "Manning said ..." beside a claim's "Peyton Manning said ..."; see
-    `name_tokens`)."""
+def name_runs(text: str, tokens: list[Token]) -> list[list[Token]]:
+    """The names of `text` as runs of adjacent capitalised words joined by spaces, a hyphen, an ampersand or the
+    full stop of an initial ("J. R. Ellison"; also "Plan B. Jones", a rare misreading that only ever leaves a name
+    unresolved); no stopword. A lone word that starts a sentence counts too (a quote's "Manning said ..." beside a
+    claim's "Peyton Manning said ...")."""
     runs: list[list[Token]] = []
-    named = {id(t) for t in name_tokens(text, tokens)}
     prev: Token | None = None
     for tok in tokens:
         initial = len(tok.surface) == 1 and tok.surface.isupper() and text[tok.end : tok.end + 1] == "."
@@ -44,13 +41,7 @@ def name_runs(text: str, tokens: list[Token], lone_openers: bool = False) -> lis
         else:
             runs.append([tok])
         prev = tok
-    return [run for run in runs if lone_openers or len(run) > 1 or id(run[0]) in named]
-
-
-def _inside(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
-    """`part` stands in `whole`, word for word and in a row."""
-    n = len(part)
-    return any(whole[k : k + n] == part for k in range(len(whole) - n + 1))
+    return runs
 
 
 @dataclass(frozen=True)
@@ -71,28 +62,22 @@ def _common(tok: Token) -> bool:
 
 
 def _introduced(text: str, tokens: list[Token], first: int, last: int) -> bool:
-    """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name: by a
-    common noun right before it ("the band Marlowe", "the elder Benhaddou"), before it and "of" ("the village of
-    Kessel"), before it between commas ("its highest peak, Korvath, rises"), by a possessive ("Ferro-Vesta's
-    Bellandi", "the Giants' Manning"), by an apposition after it ("It stands on Kingsway, the town's main road"), or
-    by a sentence that defines it ("Manning is a small town in Iowa")."""
+    """The name of tokens first..last is introduced as a thing of its own, told apart from others of its name (the
+    ways are docs/verifier.md's, "Short names": "the band Marlowe", "the village of Kessel", "the Giants' Manning",
+    "Kingsway, the town's main road", "Manning is a small town in Iowa")."""
     before = tokens[first - 1] if first else None
     after = tokens[last + 1] if last + 1 < len(tokens) else None
     gap_before = text[before.end : tokens[first].start].strip() if before is not None else ""
     gap_after = text[tokens[last].end : after.start].strip() if after is not None else text[tokens[last].end :].strip()
-    if before is not None and _common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")):
-        return True
-    if before is not None and before.capitalised and gap_before in ("'", "\u2019"):  # "the Giants' Manning"
-        return True
-    if before is not None and first >= 2 and (
-            (before.norm == "of" and _common(tokens[first - 2]))
-            or (before.norm == "s" and tokens[first - 2].capitalised
+    if before is not None and (
+            (_common(before) and (gap_before == "" or (gap_before == "," and gap_after[:1] == ",")))
+            or (before.capitalised and gap_before in ("'", "\u2019"))  # "the Giants' Manning"
+            or (first >= 2 and before.norm == "of" and _common(tokens[first - 2]))
+            or (first >= 2 and before.norm == "s" and tokens[first - 2].capitalised
                 and text[tokens[first - 2].end : before.start] in ("'", "\u2019"))):
         return True
-    if after is not None and gap_after == "," and after.norm in ("a", "an", "the"):
-        return True
-    return (after is not None and gap_after == "" and after.norm in ("is", "was", "are", "were")
-            and norm_at(tokens, last + 2) in ("a", "an"))
+    return after is not None and ((gap_after == "," and after.norm in ("a", "an", "the")) or (
+        gap_after == "" and after.norm in ("is", "was", "are", "were") and norm_at(tokens, last + 2) in ("a", "an")))
 
 
 #: words for a relative: a document that names someone's relative ("his brother Peyton", "her daughter, Ilse")
@@ -102,35 +87,30 @@ KIN = frozenset("""father mother son daughter brother sister husband wife spouse
 
 
 def _written(doc: Prepared) -> Iterable[_Written]:
-    """The names a block and its title write (a lone word opening a sentence included)."""
+    """The names a block and its title write."""
     index = {id(t): k for k, t in enumerate(doc.tokens)}
-    for run in name_runs(doc.ev.text, doc.tokens, lone_openers=True):
+    for run in name_runs(doc.ev.text, doc.tokens):
         k = index[id(run[0])]
         shared = k >= 2 and doc.tokens[k - 1].norm in ("and", "or") and doc.tokens[k - 2].capitalised
         yield _Written(doc.ev.id, tuple(t.norm for t in run), k, shared,
                        _introduced(doc.ev.text, doc.tokens, k, index[id(run[-1])]))
-    for run in name_runs(doc.ev.title, doc.title_tokens, lone_openers=True):
+    for run in name_runs(doc.ev.title, doc.title_tokens):
         yield _Written(doc.ev.id, tuple(t.norm for t in run), -1, False, False)
 
 
 def _resolves(full: tuple[str, ...], short: tuple[str, ...], written: list[_Written], family: bool) -> str | None:
-    """The block that writes `full`, where the document lets `short` (its last words) mean it and nothing else: it
-    writes no other name holding `short` ("Eli Manning", "Manning Stadium", "Maine Clean Harbors Act" beside "Clean
-    Harbors Act"), never `full` beside another given name ("Nadia and Leila Benhaddou"), never `short` alone before
-    `full` in a block that writes both ("Fendle and Upper Fendle"), nor `short` alone introduced as a thing of its own
-    ("the village of Kessel", `_introduced`); and a one-word short form of a person's name (`family`: the document
-    names a relative) is ambiguous."""
+    """The block that writes `full`, where the document lets `short` (its last words) mean it and nothing else
+    (docs/verifier.md, "Short names"): no other name holding `short` ("Eli Manning"; "Maine Clean Harbors Act"
+    beside "Clean Harbors Act"), no `full` shared ("Nadia and Leila Benhaddou"), no `short` written alone as a
+    title, before `full` or introduced (`_introduced`), and no one-word `short` in a `family`."""
     fulls = [w for w in written if w.name == full]
     if not fulls or any(w.shared for w in fulls) or (family and len(short) == 1):
         return None
-    if any(_inside(short, w.name) and not _inside(w.name, full) for w in written):
-        return None
-    first: dict[str, int] = {}  # block -> the token its first full name starts at
-    for w in fulls:
-        first[w.where] = min(first.get(w.where, w.position), w.position)
+    # block -> the token its first full name starts at
+    first = {w.where: min(v.position for v in fulls if v.where == w.where) for w in fulls}
     for w in written:
-        if _inside(short, w.name) and w.name != full and (
-                w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
+        if in_a_row(short, w.name) and w.name != full and (
+                not in_a_row(w.name, full) or w.introduced or w.position < 0 or w.position < first.get(w.where, -1)):
             return None
     return fulls[0].where
 
@@ -139,19 +119,17 @@ def short_names(text: str, quote: str | None, cited: list[Prepared], document: l
     """The claim's names of two or more words that its quote (or, with no quote, its cited chunks) writes by their
     last words alone ("Manning" for "Peyton Manning"), each resolved by the document (`document`: the blocks of the
     cited chunks' document, the cited ones among them; see `_resolves`)."""
-    runs = [run for run in name_runs(text, tokenise(text), lone_openers=True) if len(run) > 1]
+    runs = [run for run in name_runs(text, tokenise(text)) if len(run) > 1]
     if not runs:
         return []
-    if quote is not None:
-        said = [tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote), lone_openers=True)]
-    else:
-        said = [w.name for chunk in cited for w in _written(chunk)]
+    said = ([tuple(t.norm for t in run) for run in name_runs(quote, tokenise(quote))] if quote is not None
+            else [w.name for chunk in cited for w in _written(chunk)])
     written = [w for doc in document for w in _written(doc)]
     family = any(t.norm in KIN for doc in document for t in doc.tokens)
     out = []
     for run in runs:
         full = tuple(t.norm for t in run)
-        if any(_inside(full, name) for name in said):
+        if any(in_a_row(full, name) for name in said):
             continue
         # the longest last words of the name that the quote writes as a name of its own
         n = next((n for n in range(len(full) - 1, 0, -1) if full[-n:] in said), None)

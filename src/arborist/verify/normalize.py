@@ -1,7 +1,6 @@
 """What "the same text" means for the verifier: one normalisation, one tokeniser.
 
-`normalise` is for literal comparisons (the quote check and the substring rule of the span check): NFKC, curly
-quotes to straight ones, every dash to '-', invisible characters dropped, whitespace collapsed, casefolded.
+`normalise` is for literal comparisons (the quote check and the substring rule of the span check).
 
 `tokenise` is for everything that counts words. It keeps each token's offsets in the *original* text, so a
 report can point at the exact span. A number is one token with a canonical value ("1,200" -> "1200", "29.50"
@@ -15,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -273,7 +273,7 @@ def _once(tokens: list[Token]) -> list[Token]:
     "twice daily" over "once daily" is a number apart; elsewhere ("once the largest", "once a fortress") it
     stays a word."""
     def counts(k: int) -> bool:
-        nxt = tokens[k + 1].norm if k + 1 < len(tokens) else ""
+        nxt = norm_at(tokens, k + 1)
         if nxt in _FREQUENCY_NEXT:
             return True
         rest = tokens[k + 2 : k + 4]  # "once every 90 days", "once every half a million years"
@@ -403,8 +403,15 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(s for s in token_stems(tokenise(text)) if s)
 
 
-def has_negation(tokens: list[Token], negators: frozenset[str] = NEGATORS) -> bool:
-    return any(t.norm in negators for t in tokens)
+def shared_start(a: str, b: str) -> int:
+    """How many letters `a` and `b` share from their start."""
+    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
+def in_a_row(part: Sequence[str], whole: Sequence[str]) -> bool:
+    """`part` stands in `whole`, item for item and in a row."""
+    n = len(part)
+    return any(whole[k : k + n] == part for k in range(len(whole) - n + 1))
 
 
 def norm_at(tokens: list[Token], k: int) -> str:
@@ -429,11 +436,8 @@ def sentence_initial(text: str, token: Token) -> bool:
 def sentence_initials(text: str, tokens: list[Token]) -> list[bool]:
     """`sentence_initial` for every token, reading only the gap before each one (linear in the text, where
     calling `sentence_initial` per token is quadratic)."""
-    out = []
-    for k, tok in enumerate(tokens):
-        gap = text[tokens[k - 1].end if k else 0 : tok.start].rstrip(_LEADING)
-        out.append(gap[-1] in _ENDS if gap else k == 0)
-    return out
+    gaps = [text[tokens[k - 1].end if k else 0 : tok.start].rstrip(_LEADING) for k, tok in enumerate(tokens)]
+    return [gap[-1] in _ENDS if gap else k == 0 for k, gap in enumerate(gaps)]
 
 
 def letter_name(text: str, tokens: list[Token], i: int) -> bool:
@@ -451,12 +455,8 @@ def letter_name(text: str, tokens: list[Token], i: int) -> bool:
 
 
 def name_tokens(text: str, tokens: list[Token]) -> list[Token]:
-    """Capitalised words that name something.
-
-    A capitalised word counts unless it is a stopword ("The", "Her") or it
-    starts a sentence on its own: a sentence-initial word is a name only
-    when the next word is capitalised too ("Marta Ballestrini sang ...").
-    """
+    """Capitalised words that name something: no stopword ("The", "Her"), and a word that starts a sentence only
+    when the next word is capitalised too ("Marta Ballestrini sang ...")."""
     names = []
     for i, tok in enumerate(tokens):
         if not tok.number and not tok.capitalised and any(c.isupper() for c in tok.surface[1:]):

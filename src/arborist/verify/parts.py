@@ -11,7 +11,8 @@ claim alone (`unstated_parts`), and so are a coordinate (`unstated_coordinates`)
 from __future__ import annotations
 
 from arborist.verify.lexicon import NEVER_NOUNS, SUBJECT_PRONOUNS
-from arborist.verify.normalize import CLAUSE_MARKS, Token, share_whole, token_stems, tokenise
+from arborist.verify.normalize import CLAUSE_MARKS, Token, share_whole, shared_start, token_stems, tokenise
+from arborist.verify.reading import COPULAS, VERB_WORDS
 from arborist.verify.scope import DISCOURSE_WORDS
 
 # Words that begin another conjunct or clause; they belong to no part.
@@ -27,7 +28,7 @@ PREPOSITIONS = frozenset(
     "under over without toward towards beyond near inside outside upon despite except amid along around".split()
 )
 
-_COPULAS = frozenset("is are was were be been being seems seemed".split())
+_COPULAS = COPULAS | {"seems", "seemed"}
 # Verbs of saying, showing and thinking, after which "that" opens what is said, not a relative clause; and words
 # after which "that" is no relative pronoun either ("so that", "such that", "the fact that", "now that").
 _SAYING = frozenset("""says shows suggests finds indicates reports claims argues states notes believes thinks
@@ -40,9 +41,6 @@ _ARTICLES = frozenset("the a an its their his her".split())
 
 # Negators before an "at any point" that make it "never" ("has not been used at any point").
 _NEGATORS = frozenset("not never no cannot".split())
-# Auxiliaries and copulas: a phrase begun by a preposition ends at one ("Rainfall across the country | was ...").
-_VERB_WORDS = frozenset("is are was were be been has have had will would can could may might must should do does "
-                        "did".split())
 
 
 def parts(text: str) -> list[list[tuple[Token, str | None]]]:
@@ -70,7 +68,7 @@ def parts(text: str) -> list[list[tuple[Token, str | None]]]:
         if i and out[-1] and (tok.norm in BOUNDARY_WORDS or (tok.norm in PREPOSITIONS and not share) or to_a or of_ing
                               or relative
                               or any(c in CLAUSE_MARKS for c in between)
-                              or ((tok.norm in _VERB_WORDS or tok.norm in SUBJECT_PRONOUNS)
+                              or ((tok.norm in VERB_WORDS or tok.norm in SUBJECT_PRONOUNS)
                                   and out[-1][0][0].norm in PREPOSITIONS)):
             out.append([])
         if tok.norm not in BOUNDARY_WORDS:
@@ -144,8 +142,7 @@ def unstated_coordinates(text: str, quote_stems: list[str | None]) -> list[str]:
 def _akin(a: str, b: str) -> bool:
     """Two stems of one word ("southern" and "south", "dental" and "dentistry"): they share their first four
     letters and at least 60% of the shorter one."""
-    shared = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return shared >= max(4, 0.6 * min(len(a), len(b)))
+    return shared_start(a, b) >= max(4, 0.6 * min(len(a), len(b)))
 
 
 def unstated_reporter(text: str, stated: frozenset[str], reports: frozenset[str]) -> list[str]:
@@ -159,10 +156,8 @@ def unstated_reporter(text: str, stated: frozenset[str], reports: frozenset[str]
     for h, tok in enumerate(tokens):
         if tok.norm not in reports or h + 1 >= len(tokens) or tokens[h + 1].norm != "that":
             continue
-        first = h
-        while first > 0 and tokens[first - 1].norm not in BOUNDARY_WORDS and not any(
-                c in CLAUSE_MARKS for c in text[tokens[first - 1].end : tokens[first].start]):
-            first -= 1
+        first = next((k for k in range(h, 0, -1) if tokens[k - 1].norm in BOUNDARY_WORDS or any(
+            c in CLAUSE_MARKS for c in text[tokens[k - 1].end : tokens[k].start])), 0)
         who = [s for s in stems[first:h] if s]
         if who and not stated.intersection(who):
             out.append(text[tokens[first].start : tok.end])

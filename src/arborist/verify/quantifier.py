@@ -91,9 +91,8 @@ def classify_quantifier(question: str) -> Quantifier:
     extraction = (wh or imperative) and not yes_no
 
     def result(kind: QuantifierClass, rule: str) -> Quantifier:
-        ext = extraction or (kind in (QuantifierClass.OPEN_REQUEST, QuantifierClass.COMPREHENSIVE))
-        if kind is QuantifierClass.ALL and not yes_no:
-            ext = True
+        ext = extraction or kind in (QuantifierClass.OPEN_REQUEST, QuantifierClass.COMPREHENSIVE) or (
+            kind is QuantifierClass.ALL and not yes_no)
         return Quantifier(kind=kind, extraction=ext, yes_no=yes_no, rule=rule)
 
     for kind, rule, pattern in _RULES:

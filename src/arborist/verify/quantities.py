@@ -1,12 +1,9 @@
-"""Quantities: one amount of time, length, mass or volume written in two units ("182 seconds" and "3 minutes 2
-seconds", "1.5 kilometres" and "1,500 metres") is one amount, compared exactly and only as exactly as it is
-stated ("a month" is not "30 days"). The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes. See
-docs/verifier.md, "The per-claim checks".
+"""Quantities: one amount of time, length, mass or volume written in two units is one amount, compared exactly
+(docs/verifier.md, "The per-claim checks"). The unit words are `lexicon.UNIT_WORDS`; this module adds their sizes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -130,11 +127,6 @@ def quantities(text: str, tokens: list[Token]) -> list[Quantity]:
         out.append(found)
         k = found.unit + 1
     return out
-
-
-def amounts_of(texts: Iterable[tuple[str, list[Token]]]) -> list[Quantity]:
-    """The amounts of several texts, each with its tokens."""
-    return [q for text, tokens in texts for q in quantities(text, tokens)]
 
 
 def _states(amount: Quantity, said: list[Quantity]) -> bool:

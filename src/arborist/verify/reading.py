@@ -1,10 +1,9 @@
 """A claim or its support read once: tokens, content stems, clause breaks, negated heads and event words.
 
-Every veto (`vetoes`) compares two `Text`s; this module reads them and lines their words up (`align`: by the
-content stems around each word in its clause; a word with a negative prefix lines up with its base, flipped).
-Phrases are read as what they mean where `Text.of` reads them ("by the time" is "before", "has to" is "must",
-"over 3,000" is "more than 3,000"). `states`, `subject_end` and `names_thing` read a short text's shape for the
-verifier's other checks.
+Every veto (`vetoes`) compares two `Text`s; this module reads them (`Text.of`, which also reads phrases as what
+they mean: "by the time" is "before") and lines their words up (`align`: by the content stems around each word in
+its clause; a word with a negative prefix lines up with its base, flipped). `states`, `subject_end` and
+`names_thing` read a short text's shape for the verifier's other checks.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice, takewhile
 
 from arborist.text import stem_all
 from arborist.verify.lexicon import NEVER_NOUNS, PAST_FORMS, SUBJECT_PRONOUNS, Lexicon, Pair
@@ -20,6 +20,7 @@ from arborist.verify.normalize import (
     HYPHENS,
     Token,
     is_stopword,
+    norm_at,
     sentence_initials,
     token_stems,
     tokenise,
@@ -80,6 +81,8 @@ DETERMINERS = frozenset("the a an this that these those its their his her our yo
 ROLE_TERMS = 3  # content stems on each side of a verb that name its roles
 AUXILIARIES = frozenset("is are was were be been being has have had do does did will would can could may might must "
                          "should to".split())
+# Auxiliaries and copulas that end a phrase before them ("Rainfall across the country | was ...").
+VERB_WORDS = AUXILIARIES - {"being", "to"}
 # After one of these a verb takes no object: "cancer risk increases with smoking" = "smoking increases cancer risk".
 _INTRANSITIVE = frozenset("with in among after following during upon across over under at for when as "
                           "within".split())
@@ -145,63 +148,47 @@ class Text:
         text.event_stems = list(all_stems)
         for k, stem in zip(spelled, stem_all([tokens[k].surface.casefold() for k in spelled]), strict=True):
             text.event_stems[k] = stem
-        # a comparative no direction pair lists is "more" ("denser than" over "less dense than"; "heavier in
-        # August than in March")
-        for k in range(len(tokens) - 1):
-            norm = tokens[k].norm
+        # phrases read as what they mean, each rule in turn at every token (no rule reads another's result)
+        events, n = text.event_stems, len(tokens)
+        for k, tok in enumerate(tokens):
+            norm, prev, nxt = tok.norm, norm_at(tokens, k - 1), norm_at(tokens, k + 1)
+            # a comparative no direction pair lists is "more" ("denser than" over "less dense than"; "heavier in
+            # August than in March")
             if (norm.endswith("er") and len(norm) > 4 and stems[k] and text._before_than(k)
                     and not any(event_side(p, all_stems[k]) for p in lex.pairs)):
-                text.event_stems[k] = "more"
+                events[k] = "more"
                 text.unlisted.add(k)
-        # "over 3,000" is "more than 3,000", "under 50" is "less than 50"
-        for k in range(len(tokens) - 1):
-            if tokens[k + 1].number and tokens[k].norm in BOUNDS:
-                text.event_stems[k] = BOUNDS[tokens[k].norm]
-        # "has to" is "must" ("has to be kept cold")
-        for k in range(len(tokens) - 1):
-            if tokens[k].norm in ("has", "have", "had") and tokens[k + 1].norm == "to":
-                text.event_stems[k] = _MUST
-        # "went up" is "rose", "went down" "fell"
-        for k in range(1, len(tokens)):
-            if tokens[k].norm in ("up", "down") and tokens[k - 1].norm in _GOES:
-                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
-            elif tokens[k].norm == "up" and tokens[k - 1].norm in _SPEEDS:
-                text.event_stems[k] = _INCREASE  # "speeding up" quickens
-        for k in range(len(tokens) - 1):
-            figure = k + 1 if tokens[k + 1].number else k + 2 if (
-                tokens[k + 1].norm in ("from", "by") and k + 2 < len(tokens) and tokens[k + 2].number) else None
-            if tokens[k].norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
+            if norm in BOUNDS and k + 1 < n and tokens[k + 1].number:
+                events[k] = BOUNDS[norm]  # "over 3,000" is "more than 3,000", "under 50" is "less than 50"
+            if norm in ("has", "have", "had") and nxt == "to":
+                events[k] = _MUST  # "has to be kept cold"
+            if norm in ("up", "down") and prev in _GOES:
+                events[k] = _INCREASE if norm == "up" else _DECREASE  # "went up" is "rose", "went down" "fell"
+            elif norm == "up" and prev in _SPEEDS:
+                events[k] = _INCREASE  # "speeding up" quickens
+            figure = k + 1 if k + 1 < n and tokens[k + 1].number else k + 2 if (
+                nxt in ("from", "by") and k + 2 < n and tokens[k + 2].number) else None
+            if norm in ("up", "down") and figure is not None and not breaks[k + 1] and not _a_score(text, figure):
                 # "was up 12 percent", "down 3 percent", ", up from 1.6 million": a figure's rise or fall
-                text.event_stems[k] = _INCREASE if tokens[k].norm == "up" else _DECREASE
-        # "recovered once the ban was lifted": after it (not "was once the largest")
-        for k in range(len(tokens) - 1):
-            if tokens[k].norm != "once" or (k and tokens[k - 1].norm in AUXILIARIES) or not (
-                    tokens[k + 1].norm in DETERMINERS or tokens[k + 1].norm in SUBJECT_PRONOUNS):
-                continue
-            end = next((m for m in range(k + 1, len(tokens)) if breaks[m]), len(tokens))
-            if any(t.norm in AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)]):
-                text.event_stems[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
-        # "had already reached capacity when the storm arrived": before it
-        for k in range(1, len(tokens)):
-            if tokens[k].norm == "when" and any(
+                events[k] = _INCREASE if norm == "up" else _DECREASE
+            if norm == "once" and prev not in AUXILIARIES and (nxt in DETERMINERS or nxt in SUBJECT_PRONOUNS):
+                # "recovered once the ban was lifted": after it (not "was once the largest")
+                end = next((m for m in range(k + 1, n) if breaks[m]), n)
+                if any(t.norm in AUXILIARIES or t.norm.endswith("ed") for t in tokens[k + 2 : min(end, k + 7)]):
+                    events[k] = _AFTER  # a clause follows: not "the factory, once the town's largest employer,"
+            if norm == "when" and any(
                     tokens[m].norm == "already" and not any(breaks[m + 1 : k]) for m in range(max(0, k - 6), k)):
-                text.event_stems[k] = _BEFORE
-        # "as well as" is "and", not a quality
-        for k in range(1, len(tokens) - 1):
-            if tokens[k].norm == "well" and tokens[k - 1].norm == "as" and tokens[k + 1].norm == "as":
-                text.event_stems[k] = "as"
-        # "in favour (of)" is support, not a favourable outcome ("voted in favour of banning cars")
-        for k in range(1, len(tokens)):
-            if tokens[k].norm in ("favour", "favor") and tokens[k - 1].norm == "in":
-                text.event_stems[k] = _SUPPORT
-        # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
-        for k in range(2, len(tokens)):
-            if [t.norm for t in tokens[k - 2 : k + 1]] == ["by", "the", "time"] and not breaks[k - 2]:
-                text.event_stems[k] = _BEFORE  # "B by the time A"; "By the time A, B" puts B first the other way
-        for k in range(len(tokens) - 2):
-            if (tokens[k].norm in ("run", "lead", "build") and tokens[k + 1].norm == "up" and tokens[k + 2].norm == "to"
-                    and raw[tokens[k].end : tokens[k + 1].start] in HYPHENS):
-                text.event_stems[k] = text.event_stems[k + 1] = _BEFORE
+                events[k] = _BEFORE  # "had already reached capacity when the storm arrived": before it
+            if norm == "well" and prev == "as" and nxt == "as":
+                events[k] = "as"  # "as well as" is "and", not a quality
+            if norm in ("favour", "favor") and prev == "in":
+                events[k] = _SUPPORT  # "voted in favour of banning cars" is support, not a favourable outcome
+            # "by the time" and "in the run-up to" are "before" ("had retired by the time the album was released")
+            if norm == "time" and prev == "the" and norm_at(tokens, k - 2) == "by" and not breaks[k - 2]:
+                events[k] = _BEFORE  # "B by the time A"; "By the time A, B" puts B first the other way
+            if (norm in ("run", "lead", "build") and nxt == "up" and norm_at(tokens, k + 2) == "to"
+                    and raw[tok.end : tokens[k + 1].start] in HYPHENS):
+                events[k] = events[k + 1] = _BEFORE
         text.negated_heads = text._heads(lex)
         for j, s in enumerate(all_stems):
             text.positions.setdefault(s, []).append(j)
@@ -213,17 +200,12 @@ class Text:
     def _before_than(self, k: int) -> bool:
         """Token k stands right before "than", or before a phrase that opens with a preposition and runs to
         "than" ("heavier in August than in March")."""
-        n = len(self.tokens)
-        if k + 1 < n and self.tokens[k + 1].norm == "than":
-            return True
-        if k + 1 >= n or self.tokens[k + 1].norm not in TERM_ENDS:
-            return False
-        for m in range(k + 2, min(n, k + 7)):
-            if self.breaks[m]:
-                return False
-            if self.tokens[m].norm == "than":
-                return True
-        return False
+        nxt = norm_at(self.tokens, k + 1)
+        if nxt == "than" or nxt not in TERM_ENDS:
+            return nxt == "than"
+        m = next((m for m in range(k + 2, min(len(self.tokens), k + 7))
+                  if self.breaks[m] or self.tokens[m].norm == "than"), None)
+        return m is not None and not self.breaks[m]
 
     def _refuses(self, i: int) -> bool:
         """Token i declines the verb after its "to" ("declined to rule", "has yet to turn"): not a fall to a level
@@ -356,12 +338,11 @@ class Text:
             return False  # "Harlan Foods", "Morgan Stanley": a name
         if norm in _VERB_MODIFIERS or norm in ("yet", "also", "just", "even", "only"):
             return False  # "has yet to", "has also": an adverb after the auxiliary
-        if (i > 0 and self.tokens[i - 1].norm in AUXILIARIES) or past_form(norm):
-            return True
-        if norm.endswith("s") and not norm.endswith(("ss", "us", "is")):
+        if ((i > 0 and self.tokens[i - 1].norm in AUXILIARIES) or past_form(norm)
+                or (norm.endswith("s") and not norm.endswith(("ss", "us", "is")))):
             return True
         # a base form after a plural subject ("low levels cause depression", "wolves prey on elk")
-        nxt = self.tokens[i + 1].norm if i + 1 < len(self.tokens) else ""
+        nxt = norm_at(self.tokens, i + 1)
         return (i > 0 and is_plural(self.tokens[i - 1]) and not self.tokens[i].capitalised
                 and not norm.endswith(_NOUN_ENDINGS) and not (nxt.endswith("s") and self.stems[i + 1] is not None))
 
@@ -370,11 +351,9 @@ class Text:
         chemical energy by photosynthesis")."""
         if self.passive(i):
             return True
-        k = i - 1
-        while k > 0 and (self.tokens[k].norm in ("not", "never") or (
-                self.tokens[k].norm.endswith("ly") and len(self.tokens[k].norm) > 4)):
-            k -= 1  # "was not reported ... by", "was quickly approved by"
-        if k < 0 or k == i or self.tokens[k].norm not in COPULAS:
+        k = next((k for k in range(i - 1, 0, -1) if self.tokens[k].norm not in ("not", "never") and not (
+            self.tokens[k].norm.endswith("ly") and len(self.tokens[k].norm) > 4)), 0)  # "was not reported ... by"
+        if k == i or self.tokens[k].norm not in COPULAS:
             return False
         _, end = clause_of(self, i)
         return any(t.norm == "by" for t in self.tokens[i + 1 : end])
@@ -418,30 +397,14 @@ class Text:
         """Up to `limit` content stems (or what `term` reads a token as) on each side of token i within its
         clause, nearest first."""
         read = term or self.stems.__getitem__
-        left: list[str] = []
-        k = i
-        while k > 0 and not self.breaks[k] and len(left) < limit:
-            k -= 1
-            if (found := read(k)) is not None:
-                left.append(found)
-        right: list[str] = []
-        k = i + 1
-        while k < len(self.tokens) and not self.breaks[k] and len(right) < limit:
-            if (found := read(k)) is not None:
-                right.append(found)
-            k += 1
-        return left, right
-
-
-def _score(a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]], cross: float) -> float:
-    return len(a[0] & b[0]) + len(a[1] & b[1]) + cross * (len(a[0] & b[1]) + len(a[1] & b[0]))
+        before = takewhile(lambda k: not self.breaks[k + 1], range(i - 1, -1, -1))
+        after = takewhile(lambda k: not self.breaks[k], range(i + 1, len(self.tokens)))
+        return ([*islice((x for k in before if (x := read(k)) is not None), limit)],
+                [*islice((x for k in after if (x := read(k)) is not None), limit)])
 
 
 def prefix_base(stem: str, prefixes: tuple[str, ...]) -> str | None:
-    for p in prefixes:
-        if stem.startswith(p) and len(stem) - len(p) >= MIN_BASE:
-            return stem[len(p) :]
-    return None
+    return next((stem[len(p) :] for p in prefixes if stem.startswith(p) and len(stem) - len(p) >= MIN_BASE), None)
 
 
 def occurrences(stem: str, support: Text, lex: Lexicon) -> list[tuple[int, bool]]:
@@ -457,16 +420,16 @@ def align(
     claim: Text, i: int, candidates: list[tuple[int, bool]], support: Text, same_word_bonus: bool = False
 ) -> tuple[int, bool, float] | None:
     """The candidate whose neighbourhood best matches claim token i's, with its score. Left and right
-    sides are swapped at full weight only when one side is passive ("reduced by"), else at a quarter.
+    sides crossed count half when one side only is passive ("reduced by"), else a quarter.
     With `same_word_bonus`, a candidate event that uses the claim's very word (within its next three
     words: "promotes degradation" for "degrading") scores one more."""
     if not candidates:
         return None
-    ctx = claim.context(i)
-    own = claim.all_stems[i]
+    (left, right), own = claim.context(i), claim.all_stems[i]
 
     def score(j: int) -> float:
-        base = _score(ctx, support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25)
+        (s_left, s_right), cross = support.context(j), 0.5 if claim.passive(i) != support.passive(j) else 0.25
+        base = len(left & s_left) + len(right & s_right) + cross * (len(left & s_right) + len(right & s_left))
         return base + (1.0 if same_word_bonus and own in support.all_stems[j : j + 4] else 0.0)
 
     # ties go to the candidate at the most similar relative position (claims and quotes run parallel)
@@ -489,13 +452,9 @@ def states(raw: str, lex: Lexicon) -> bool:
     """Whether a short text states something rather than names it: a lower-case verb between two words
     ("DUSP4 increases apoptosis", "cats eat mice"); "14 days", "Tesla coils" and "United States" only name."""
     text = Text.of(raw, lex)
-    for k in range(1, len(text.tokens) - 1):
-        tok, before, after = text.tokens[k], text.tokens[k - 1], text.tokens[k + 1]
-        if tok.capitalised or tok.number or not text.stems[k] or before.number:
-            continue
-        if (text.stems[k - 1] or before.capitalised) and (text.stems[k + 1] or after.number) and text.verb(k):
-            return True
-    return False
+    return any(not (tok.capitalised or tok.number or before.number) and text.stems[k]
+               and (text.stems[k - 1] or before.capitalised) and (text.stems[k + 1] or after.number) and text.verb(k)
+               for k, (before, tok, after) in enumerate(zip(text.tokens, text.tokens[1:], text.tokens[2:]), 1))
 
 
 SUBJECT_TOKENS = 6  # a sentence's subject is told only when its verb comes this early
@@ -540,13 +499,8 @@ def _a_score(text: Text, k: int) -> bool:
 def clause_of(text: Text, i: int) -> tuple[int, int]:
     """The token range [first, end) of the clause holding token i; a clause never runs across a sentence's start
     (`Text.breaks`)."""
-    first = i
-    while first > 0 and not text.breaks[first]:
-        first -= 1
-    end = i + 1
-    while end < len(text.tokens) and not text.breaks[end]:
-        end += 1
-    return first, end
+    first = next((k for k in range(i, 0, -1) if text.breaks[k]), 0)
+    return first, next((k for k in range(i + 1, len(text.tokens)) if text.breaks[k]), len(text.tokens))
 
 
 # Words that scale a number before its unit ("1.2 million miles").
@@ -558,12 +512,8 @@ _OBJECT_NEGATORS = frozenset("no nothing none".split())
 
 def clause_spans(text: Text) -> list[tuple[int, int]]:
     """The (first, end) token bounds of each clause, in order."""
-    out: list[tuple[int, int]] = []
-    k = 0
-    while k < len(text.tokens):
-        out.append(clause_of(text, k))
-        k = max(out[-1][1], k + 1)
-    return out
+    starts = [k for k in range(len(text.tokens)) if text.breaks[k]]
+    return list(zip(starts, [*starts[1:], len(text.tokens)], strict=True))
 
 
 def is_plural(tok: Token) -> bool:

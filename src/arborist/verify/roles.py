@@ -10,8 +10,10 @@ made intransitive by a preposition ("risk increases with age") are left alone.
 
 from __future__ import annotations
 
+from functools import cache
+
 from arborist.verify.lexicon import IRREGULAR_VERBS, Lexicon
-from arborist.verify.normalize import Token, is_stopword
+from arborist.verify.normalize import Token, in_a_row, is_stopword
 from arborist.verify.reading import (
     COPULAS,
     DETERMINERS,
@@ -50,11 +52,10 @@ def _from_to(text: Text) -> list[tuple[str, str, int, int]]:
 def from_to_swapped(claim: Text, support: Text) -> str:
     """A note when the claim moves something from A to B and its support, naming the same two, from B to A
     ("shifted its hub from Hallingford to Portsmere" over "moved its hub from Portsmere to Hallingford"), else ''."""
-    theirs = _from_to(support)
+    theirs = {(x, y): (m, e) for x, y, m, e in reversed(_from_to(support))}  # each move's first mention
     for a, b, k, end in _from_to(claim):
-        if a != b and any((x, y) == (b, a) for x, y, _, _ in theirs) and not any(
-                (x, y) == (a, b) for x, y, _, _ in theirs):
-            j, last = next((m, e) for x, y, m, e in theirs if (x, y) == (b, a))
+        if a != b and (b, a) in theirs and (a, b) not in theirs:
+            j, last = theirs[b, a]
             return f"roles: the claim goes '{span_text(claim, k, end)}'; its support the other way ('{span_text(support, j, last)}')"
     return ""
 
@@ -63,12 +64,21 @@ def from_to_swapped(claim: Text, support: Text) -> str:
 _BASES = frozenset(IRREGULAR_VERBS.values())
 
 
+# The forms of the verbs the role checks read by meaning, by their base.
+_FORMS = {forms.split()[0]: frozenset(forms.split()) for forms in (
+    "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
+    "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
+    "lend lends lent lending", "give gives gave given giving", "beat beats beaten beating",
+    "defeat defeats defeated defeating", "lose loses lost losing", "loan loans loaned loaning")}
+
+
+def _verbs(*bases: str) -> frozenset[str]:
+    return frozenset().union(*(_FORMS[base] for base in bases))
+
+
 # Verbs of one meaning, whose sides a role check compares ("Russia bought Alaska from the US" over "the US
 # purchased Alaska from Russia").
-_SAME_VERBS = tuple(frozenset(g.split()) for g in (
-    "buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired acquiring",
-    "beat beats beaten beating defeat defeats defeated defeating",
-    "lend lends lent lending loan loans loaned loaning"))
+_SAME_VERBS = (_verbs("buy", "purchase", "acquire"), _verbs("beat", "defeat"), _verbs("lend", "loan"))
 
 
 def _verb_positions(text: Text, other: Text, i: int) -> list[int]:
@@ -104,14 +114,12 @@ def roles_swapped(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
             if not support.stems[j] or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
             sa, sb, s_near_a, s_near_b = support.roles(j)
+            if claim.passive_voice(i) != support.passive_voice(j):  # "was acquired by A" is "A acquired"
+                sa, sb, s_near_a, s_near_b = sb, sa, s_near_b, s_near_a
             straight, crossed = (a & sa, b & sb), (a & sb, b & sa)
-            # each text's nearest role word must be among the ones that moved (or stayed, across a passive)
-            if claim.passive_voice(i) == support.passive_voice(j):
-                swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
-                               and (s_near_a in b or s_near_b in a))
-            else:
-                swapped = bool(straight[0] and straight[1] and (near_a in sa or near_b in sb)
-                               and (s_near_a in a or s_near_b in b))
+            # each text's nearest role word must be among the ones that moved
+            swapped = bool(crossed[0] and crossed[1] and (near_a in sb or near_b in sa)
+                           and (s_near_a in b or s_near_b in a))
             lined = sum(map(len, straight)) + sum(map(len, crossed))
             if best is None or lined > best[0]:
                 best = (lined, j, swapped)
@@ -166,11 +174,8 @@ def named_sides(text: Text, i: int, names: set[int]) -> tuple[frozenset[str], fr
         elif first - 1 not in names:
             break
         first = start
-    while (end < len(text.tokens) and end in names and text.raw[text.tokens[end - 1].end : text.tokens[end].start]
-           .strip() == ","):
-        end += 1
-        while end < len(text.tokens) and not text.breaks[end]:
-            end += 1
+    while end < len(text.tokens) and end in names and _comma_before(text, end):
+        end = clause_of(text, end)[1]
     # a conjunct is a clause of its own, its verb perhaps left out ("Paris hosts the semi-finals and Lyon the final")
     first = max([first] + [k + 1 for k in range(first, i) if text.tokens[k].norm in _CONJUNCTIONS])
     end = next((k for k in range(i + 1, end) if text.tokens[k].norm in _CONJUNCTIONS), end)
@@ -187,7 +192,7 @@ def names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
     c_names, s_names = name_positions(claim, support), name_positions(support, claim)
     if len(c_names) < 2 or len(s_names) < 2:
         return ""
-    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+    support_sides = cache(lambda j: named_sides(support, j, s_names))  # a long claim asks it of every verb
     for i, stem in enumerate(claim.stems):
         if (not stem or i in skip or stem in lex.symmetric or claim.intransitive(i) or not claim.verb(i)
                 or any(ch.isupper() for ch in claim.tokens[i].surface)):
@@ -199,7 +204,7 @@ def names_crossed(claim: Text, support: Text, lex: Lexicon, skip: set[int] | fro
         for j in _verb_positions(support, claim, i):
             if not support.verb(j) or support.intransitive(j) or _dative_shift(claim, i, support, j):
                 continue
-            sa, sb = _support_sides(support, j, s_names, sides)
+            sa, sb = support_sides(j)
             if claim.passive_voice(i) != support.passive_voice(j):
                 sa, sb = sb, sa
             verdicts.append((j, crossed_over(ca, cb, sa, sb)))
@@ -241,44 +246,36 @@ def _agent(text: Text, i: int) -> frozenset[str]:
 
 
 # Verbs that say one transfer from its two ends: "A bought X from B" is "B sold X to A", never "A sold X to B".
-_TAKING = frozenset("buy buys bought buying purchase purchases purchased purchasing acquire acquires acquired "
-                    "acquiring borrow borrows borrowed borrowing receive receives received receiving".split())
-_GIVING = frozenset("sell sells sold selling lend lends lent lending give gives gave given giving".split())
+_TAKING = _verbs("buy", "purchase", "acquire", "borrow", "receive")
+_GIVING = _verbs("sell", "lend", "give")
 # Verbs that say one contest from its two ends: "A defeated B" is "B lost to A", never "A lost to B".
-_WINNING = frozenset("beat beats beaten beating defeat defeats defeated defeating".split())
-_LOSING = frozenset("lose loses lost losing".split())
-_CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _LOSING), (_LOSING, _WINNING))
-_TRANSFER_FORMS = tuple(frozenset(group.split()) for group in (
-    "buy buys bought buying", "purchase purchases purchased purchasing", "acquire acquires acquired acquiring",
-    "borrow borrows borrowed borrowing", "receive receives received receiving", "sell sells sold selling",
-    "lend lends lent lending", "give gives gave given giving", "beat beats beaten beating",
-    "defeat defeats defeated defeating", "lose loses lost losing"))
+_WINNING = _verbs("beat", "defeat")
+_CONVERSES = ((_TAKING, _GIVING), (_GIVING, _TAKING), (_WINNING, _FORMS["lose"]), (_FORMS["lose"], _WINNING))
 
 
 def _same_verb(norm: str, norms: set[str]) -> bool:
     """Whether `norms` holds a form of the verb `norm` is a form of ("bought" and "buying")."""
-    forms = next((group for group in _TRANSFER_FORMS if norm in group), frozenset({norm}))
+    forms = next((group for group in _FORMS.values() if norm in group), frozenset({norm}))
     return bool(forms & norms)
 
 
 def _relative(text: Text, j: int) -> bool:
     """Token j is the verb of a relative clause ("who had lost", "which sold")."""
-    k = j - 1
-    while k >= 0 and text.tokens[k].norm in ("had", "has", "have", "earlier", "previously", "once"):
-        k -= 1
+    k = next((k for k in range(j - 1, -1, -1)
+              if text.tokens[k].norm not in ("had", "has", "have", "earlier", "previously", "once")), -1)
     return k >= 0 and text.tokens[k].norm in ("who", "which", "that", "whom")
 
 
 def converse_verb(claim: Text, support: Text) -> str:
     """A note when the claim's verb of taking or giving (or of winning or losing) is its support's converse verb
     with the same sides ("Harlan bought the division from Merrow" over "Harlan sold its division to Merrow";
-    "Ruiz defeated Keller" over "Ruiz lost to Keller"), else ''. With the
-    sides exchanged the two say one thing ("Merrow sold the division to Harlan"); a passive on one side only
-    ("the division was sold to Harlan by Merrow") puts the thing on a side of its own, and is left alone."""
+    "Ruiz defeated Keller" over "Ruiz lost to Keller"), else ''. With the sides exchanged the two say one thing
+    ("Merrow sold the division to Harlan"); a passive on one side only puts the thing on a side of its own, and is
+    left alone."""
     said = {t.norm for t in support.tokens}
     says = {t.norm for t in claim.tokens}
     c_names, s_names = name_positions(claim, support), name_positions(support, claim)
-    sides: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+    support_sides = cache(lambda j: named_sides(support, j, s_names))  # a long claim asks it of every verb
     for i, tok in enumerate(claim.tokens):
         other = next((theirs for mine, theirs in _CONVERSES if tok.norm in mine), None)
         if other is None or not claim.verb(i) or after_copula(claim, i) or _same_verb(tok.norm, said):
@@ -296,18 +293,10 @@ def converse_verb(claim: Text, support: Text) -> str:
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
             named = named or named_sides(claim, i, c_names)
             na, nb = named
-            ma, mb = _support_sides(support, j, s_names, sides)
+            ma, mb = support_sides(j)
             if crossed_over(na, nb, mb, ma):  # the same sides: the converse verb reverses the event
                 return f"roles: the claim's '{tok.surface}' is '{t.surface}' in its support, with the same sides"
     return ""
-
-
-def _support_sides(text: Text, j: int, names: set[int], cache: dict[int, tuple[frozenset[str], frozenset[str]]]
-                   ) -> tuple[frozenset[str], frozenset[str]]:
-    """`named_sides` of token j, read once per comparison (`cache`): a long claim asks it of every verb."""
-    if j not in cache:
-        cache[j] = named_sides(text, j, names)
-    return cache[j]
 
 
 # Words an exchange may change around its fixed middle ("inherited by Edmund from his cousin Lady Marten" over
@@ -319,11 +308,6 @@ EXCHANGE_TERM = 6  # tokens each exchanged term may run to
 # The longest claim and support (content tokens) the checks for an exchanged or swapped word read: they compare
 # sentences; the bound keeps their work small on hostile input.
 SWAP_CLAIM_TOKENS, SWAP_SUPPORT_TOKENS = 80, 400
-
-
-def _holds(seq: list[str], part: list[str]) -> bool:
-    """Whether `part` stands in `seq` in a row."""
-    return any(seq[k : k + len(part)] == part for k in range(len(seq) - len(part) + 1))
 
 
 # Words that join two terms as equals: "salt together with pepper", "Boston, along with Chicago".
@@ -358,15 +342,9 @@ def _neutral(token: Token, k: int) -> bool:
 
 def exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozenset[int] = frozenset()) -> str:
     """A note when the claim is its support with two terms exchanged around a middle both keep ("Kinase B
-    phosphorylates kinase A" over "Kinase A phosphorylates kinase B"; "The Madrid team closed 48 deals,
-    compared with 31 for the Lisbon team" over the same with Lisbon first), else ''. Every word of one is in
-    the other, so word overlap and the verb-led role check miss what changed: which term stands where. The
-    middle must hold a content word, a number or a word that orders its sides ("from A to B", "bought by A from
-    B"; "A and B" is "B and A"); a middle that joins its sides as equals (a symmetric relation without a number,
-    a bare "as ... as", "the same ... as", "is a contemporary of", "together with") reads either way round, and
-    so do conjuncts reordered ("blue, white and red"; "Jones scored in the second half and Smith in the first")
-    and a comparison whose figures are exchanged with their owners ("York sold 400, against 900 sold by Leeds"):
-    the rest of the claim must stand in the support in order."""
+    phosphorylates kinase A" over "Kinase A phosphorylates kinase B"), else ''. Every word of one is in the other,
+    so word overlap and the verb-led role check miss it. The middle must order its sides ("from A to B"; "A and B"
+    is "B and A"); one that joins them as equals, reordered conjuncts and other words moved are no exchange."""
     c_at = [k for k, t in enumerate(claim.tokens) if not _neutral(t, k)]
     s_at = [k for k, t in enumerate(support.tokens) if not _neutral(t, k)]
     if len(c_at) > SWAP_CLAIM_TOKENS or len(s_at) > SWAP_SUPPORT_TOKENS:
@@ -388,7 +366,7 @@ def exchanged(claim: Text, support: Text, lex: Lexicon, skip: set[int] | frozens
                       if c[i - k : i] == s[j + size : j + size + k]), 0)
             y = next((k for k in range(min(EXCHANGE_TERM, len(c) - i - size, j), 0, -1)
                       if c[i + size : i + size + k] == s[j - k : j]), 0)
-            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or _holds(s, c[i - x : i + size + y]):
+            if not x or not y or c[i - x : i] == c[i + size : i + size + y] or in_a_row(c[i - x : i + size + y], s):
                 continue  # the support also says it the claim's way round somewhere
             if not _subsequence(c[: i - x] + c[i + size + y :], s[: j - y] + s[j + size + x :]):
                 continue  # more changed around them: another pair exchanged too ("York sold 400, against 900 sold

@@ -3,17 +3,15 @@
 "In mice fed a high-fat diet, the compound prevented weight gain" does not back "The compound prevented weight
 gain": the claim keeps every word it states and drops the group the result holds for. A restriction is an
 opening phrase (OPENERS, unless it only places the text, its method or a time) or a condition (CONDITIONS), and
-the claim must state its head, anywhere (`restrictions`, `dropped`). A part or one made the whole:
+the claim must state its head, anywhere (`restrictions`, `restriction_dropped`). A part or one made the whole:
 `part_made_whole`, `one_made_many`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from arborist.verify.lexicon import QUALIFIER_GROUPS
-from arborist.verify.normalize import Token, is_decade, is_ordinal
-from arborist.verify.reading import Text, is_plural, span_text
+from arborist.verify.normalize import is_decade, is_ordinal, norm_at
+from arborist.verify.reading import Text, clause_of, is_plural, span_text
 
 OPENERS = frozenset("in among amongst for on at from when whenever if unless under with within during outside "
                     "inside except".split())
@@ -46,29 +44,21 @@ TIME_WORDS = frozenset(
 MAX_OPENER_TOKENS = 10
 
 
-def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: Sequence[bool],
-                 initial: Sequence[bool]) -> list[tuple[int, int, int]]:
-    """The support's restrictions as (first, end, head): the token range [first, end) starting at its opener or
-    condition word, and the index of its first content word. `initial[i]`: token i starts a sentence."""
+def restrictions(text: Text) -> list[tuple[int, int, int]]:
+    """The text's restrictions as (first, end, head): the token range [first, end) starting at its opener or
+    condition word, and the index of its first content word."""
     out: list[tuple[int, int, int]] = []
-    n = len(tokens)
-
-    def clause_end(i: int) -> int:
-        end = i + 1
-        while end < n and not breaks[end] and not initial[end]:
-            end += 1
-        return end
-
+    tokens, stems, initial, n = text.tokens, text.stems, text.initial, len(text.tokens)
     for i, tok in enumerate(tokens):
         norm = tok.norm
-        before = tokens[i - 1].norm if i else ""
+        before = norm_at(tokens, i - 1)
         opens = norm in OPENERS and initial[i]
         only = norm == "only" and before != "not" and i + 1 < n and tokens[i + 1].norm in ONLY_OPENERS
         condition = i > 0 and before not in ("even", "as", "only") and (
             norm in CONDITIONS or (norm == "provided" and i + 1 < n and tokens[i + 1].norm == "that"))
         if not (opens or only or condition) or (i + 1 < n and tokens[i + 1].norm == "otherwise"):
             continue  # "not only in mice but also ...", "unless otherwise stated"
-        end = clause_end(i)
+        _, end = clause_of(text, i)
         if opens and (end >= n or end - i > MAX_OPENER_TOKENS or initial[end]):
             continue  # no comma closes it: the sentence itself starts with a preposition
         head = next((k for k in range(i + 1, end) if stems[k]), None)
@@ -81,27 +71,15 @@ def restrictions(tokens: Sequence[Token], stems: Sequence[str | None], breaks: S
     return out
 
 
-def dropped(claim_stems: frozenset[str], tokens: Sequence[Token], stems: Sequence[str | None],
-            breaks: Sequence[bool], initial: Sequence[bool],
-            claim_numbers: frozenset[str] = frozenset()) -> tuple[int, int] | None:
-    """The first restriction of the support whose head the claim does not state, or a number of which it does
-    not state ("For children aged 6 to 11, ..." under a claim on children), or None."""
-    for first, end, head in restrictions(tokens, stems, breaks, initial):
-        if stems[head] not in claim_stems or any(
-                tokens[k].number and tokens[k].norm not in claim_numbers for k in range(head + 1, end)):
-            return first, end
-    return None
-
-
 def restriction_dropped(claim: Text, support: Text) -> str:
-    """A note when the support holds its statement only under a restriction the claim leaves out (`dropped`),
-    else ''."""
-    restricted = dropped(claim.content, support.tokens, support.stems, support.breaks, support.initial,
-                         frozenset(t.norm for t in claim.tokens if t.number))
-    if not restricted:
-        return ""
-    first, end = restricted
-    return f"scope: its support holds it only '{span_text(support, first, end - 1)}'; the claim leaves that out"
+    """A note when the support holds its statement only under a restriction whose head the claim does not state,
+    or a number of which it does not state ("For children aged 6 to 11, ..." under a claim on children); else ''."""
+    numbers = {t.norm for t in claim.tokens if t.number}
+    for first, end, head in restrictions(support):
+        if support.stems[head] not in claim.content or any(
+                support.tokens[k].number and support.tokens[k].norm not in numbers for k in range(head + 1, end)):
+            return f"scope: its support holds it only '{span_text(support, first, end - 1)}'; the claim leaves that out"
+    return ""
 
 
 _DENY_ONE = frozenset("not no never nor".split())

@@ -2,6 +2,8 @@
 
 "Walmart acquired Whole Foods" over "Amazon acquired Whole Foods": every word but one is the quote's, which the
 paraphrase check allows; in the very slot of another word it is another thing (`subject_replaced`, `swapped`).
+A synonym ("The medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it
+from another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong.
 """
 
 from __future__ import annotations
@@ -30,9 +32,7 @@ def subject_replaced(claim: str, quote: str) -> tuple[str, str] | None:
     if not all(t.capitalised and not is_stopword(t.norm) and len(t.norm) > 1 and not t.norm.endswith("s")
                for t in (first, other)):
         return None  # "Researchers found ..." over "Scientists found ...": plural nouns, not names
-    if any(same_stem(first.norm, t.norm) or first.norm == t.norm for t in q):
-        return None
-    if any(same_stem(other.norm, t.norm) or other.norm == t.norm for t in c):
+    if any(same_stem(a.norm, t.norm) or a.norm == t.norm for a, text in ((first, q), (other, c)) for t in text):
         return None
     return first.surface, other.surface
 
@@ -41,11 +41,9 @@ def swapped(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon
     """A note when the claim puts another thing where its quote has one, read against every cited chunk (see
     `_subject_swapped`, `_word_swapped`); None when any chunk's reading (abbreviations, title) shows none."""
     readings = [(wide, own, Text.of(wide.text, lex), Text.of(own.ev.text, lex)) for wide, own, _ in supports]
-    subject = _every(_subject_swapped(*reading, lex) for reading in readings)
-    if subject is not None:
+    if (subject := _every(_subject_swapped(*reading, lex) for reading in readings)) is not None:
         return f"the claim's subject '{subject[0]}' is not its quote's ('{subject[1]}'), and neither names the other"
-    word = _every(_word_swapped(*reading, lex) for reading in readings)
-    if word is not None:
+    if (word := _every(_word_swapped(*reading, lex) for reading in readings)) is not None:
         return f"the claim says '{word[0]}' where its quote says '{word[1]}', between the same words"
     return None
 
@@ -62,13 +60,10 @@ def _every(found: Iterable[tuple[str, str] | None]) -> tuple[str, str] | None:
 
 def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
                      lex: Lexicon) -> tuple[str, str] | None:
-    """The claim's subject and its quote's (`subject_end`), when the claim puts another thing in its quote's
-    subject: the quote states a word of the claim's subject nowhere, and the claim none of the quote's subject,
-    which names something of its own (no "it" or "they"). "corporal punishment is usually performed in schools
-    in the UK" over "Currently detention is one of the most common punishments in schools in the UK": the
-    paraphrase check cannot see it, as the rest of the claim is the quote word for word. A synonym ("The
-    medication caused nausea" over "The drug caused nausea") costs its STRICT: no word list can tell it from
-    another thing ("Rats developed tumours" over "Mice developed tumours"), and STRICT must not be wrong."""
+    """The claim's subject and its quote's (`subject_end`), when the quote states no word of the claim's subject
+    and the claim none of the quote's, which names something of its own (no "it" or "they"): "corporal punishment
+    is usually performed in schools in the UK" over "Currently detention is one of the most common punishments in
+    schools in the UK"."""
     mine, theirs = subject_end(claim_text), subject_end(quote_text)
     if mine is None or theirs is None or any(t.norm in lex.anaphors for t in own.tokens[:theirs]):
         return None
@@ -84,15 +79,10 @@ def _subject_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: T
 
 def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text,
                   lex: Lexicon) -> tuple[str, str] | None:
-    """The claim's word and its quote's, when the claim puts one word naming a thing or a quality where its quote
-    has another, between the same two words: "traced to contaminated spinach from a single farm" over "...
-    contaminated lettuce from ...", "the right engine" over "the left engine", "a warm reception" over "a
-    hostile reception". Each is one content word of the claim the quote lacks, which the paraphrase check
-    allows; in the very slot of another word it is another thing. Verbs and manners ("bought" for
-    "purchased", "did not rise" for "did not increase", "commonly" for "frequently"), numbers, units ("km"
-    for "kilometres") and qualifiers ("oldest" for "largest") are left to their own checks; a noun synonym
-    ("the medication" for "the drug") pays with its STRICT. Both texts as `Text` reads them (at most
-    MAX_TOKENS tokens)."""
+    """The claim's word and its quote's, when the claim puts one naming a thing or a quality where its quote has
+    another, between the same two words: "the right engine" over "the left engine", "a warm reception" over "a
+    hostile reception". Verbs and manners ("bought" for "purchased", "commonly" for "frequently"), numbers, units
+    and qualifiers are left to their own checks."""
     mine = [(k, s) for k, (t, s) in enumerate(zip(claim_text.tokens, claim_text.stems, strict=True))
             if s and not t.number]
     theirs = [(k, s) for k, (t, s) in enumerate(zip(quote_text.tokens, own.stems, strict=False)) if s and not t.number]
@@ -107,7 +97,7 @@ def _word_swapped(wide: Claim, own: Prepared, claim_text: Text, quote_text: Text
         # "copper sulfate"): each side's head, after its modifier, is the thing; the modifiers must be their own
         last, end = theirs[b2 - 1][0], mine[a2 - 1][0]
         if (last - j != b2 - b1 - 1 or end - i != a2 - a1 - 1 or stem in own.stem_set or other in wide.stems
-                or _unanchored(wide.tokens, i, own.tokens, j, last, end)
+                or _unanchored(wide.tokens, i, end, own.tokens, j, last)
                 or not (_plain_phrase(own.ev.text, own.tokens, j, last) and _plain_phrase(wide.text, wide.tokens, i, end))):
             continue
         first, j, start, i = j, last, i, end
@@ -135,13 +125,9 @@ def _plain_phrase(text: str, tokens: list[Token], first: int, last: int) -> bool
                    for k in range(first, last + 1))
 
 
-def _unanchored(mine: list[Token], i: int, theirs: list[Token], j: int, last: int | None = None,
-                mine_last: int | None = None) -> bool:
-    """Whether tokens i..`mine_last` of one text and j..`last` of the other (one token each by default) lack the
-    same word before them, or the same word or both the end after them ("was given warfarin." over "was given
-    heparin.")."""
-    end = j if last is None else last
-    stop = i if mine_last is None else mine_last
+def _unanchored(mine: list[Token], i: int, stop: int, theirs: list[Token], j: int, end: int) -> bool:
+    """Whether tokens i..stop of one text and j..end of the other lack the same word before them, or the same word
+    or both the end after them ("was given warfarin." over "was given heparin.")."""
     if i == 0 or j == 0 or mine[i - 1].norm != theirs[j - 1].norm:
         return True
     ends = (stop + 1 >= len(mine), end + 1 >= len(theirs))

@@ -7,8 +7,6 @@ ended (`still_ended`), nor a thing done one the support has still in progress (`
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from arborist.text import stem_all
 from arborist.verify.lexicon import FORMER_WORDS, IRREGULAR_VERBS, PRESENT_WORDS
 from arborist.verify.normalize import HYPHENS, Token
@@ -22,26 +20,22 @@ from arborist.verify.reading import (
     span_text,
 )
 
-_FORMER = frozenset(FORMER_WORDS)
 # Words by which a claim says a thing goes on, and verbs by which a support says it has stopped.
 _STILL = frozenset("still remains remain continues continue currently".split())
 _ENDINGS = frozenset("ended ceased stopped discontinued abolished scrapped withdrawn halted terminated expired lapsed "
                      "retired".split())
-_PRESENT = frozenset(PRESENT_WORDS)
 
 
 def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
-    """A note when the support puts what it says in the past ("The mine was once the largest source of tin";
-    "Fishermen used to catch cod"; "The ferry ran daily until the harbour silted up") and the claim states it in
-    the present ("The mine is the largest source of tin", "Fishermen catch cod", "The ferry runs daily"); else
-    ''. A claim is in the present when it says so (is, still, now) or, against a past that has ended ("used to",
-    "until", a date that opens a past sentence), when it has no past form at all, unless it is a bare answer that
-    takes its time from the question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged
-    with Capital Cities")."""
+    """A note when the support puts what it says in the past ("The mine was once the largest source of tin",
+    "Fishermen used to catch cod") and the claim states it in the present ("Fishermen catch cod"); else ''. A
+    claim is in the present when it says so (is, still, now) or, against a past that has ended (`_ended`,
+    `_dated_past`), when it has no past form at all, unless it is a bare answer that takes its time from the
+    question (not `scoped`: "Capital Cities" over "In the 1980s the parent merged with Capital Cities")."""
     said = {t.norm for t in claim.tokens}
-    if said & _FORMER or any(_ended(claim, k) for k in range(len(claim.tokens))):
+    if said.intersection(FORMER_WORDS) or any(_ended(claim, k) for k in range(len(claim.tokens))):
         return ""  # the claim puts it in the past itself
-    now = bool(said & _PRESENT)
+    now = bool(said.intersection(PRESENT_WORDS))
     # a claim bounded in time itself ("until 1990", "in the 1800s", "in the past") is no statement about now
     bounded = "until" in said or "past" in said or any(_date(t) for t in claim.tokens)
     undated = scoped and not bounded and not any(
@@ -52,7 +46,7 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
     clauses: list[tuple[int, int, int]] | None = None  # each clause's bounds and claim stems held, read once
     for h, tok in enumerate(support.tokens):
         ended = undated and (_ended(support, h) or _dated_past(support, h))
-        if not ended and (not now or tok.norm not in _FORMER or (
+        if not ended and (not now or tok.norm not in FORMER_WORDS or (
                 tok.norm == "once" and h + 1 < len(support.tokens) and support.tokens[h + 1].norm in DETERMINERS
                 and (h == 0 or support.tokens[h - 1].norm not in AUXILIARIES))):
             continue  # "... once the dam is finished" is "when"; "was once the largest" is "formerly"
@@ -62,7 +56,7 @@ def former_stated_now(claim: Text, support: Text, scoped: bool = True) -> str:
         if ended:
             # a later event ends what the past held ("... in Leeds before moving to York"): the region stops there,
             # and a word of the claim the support says only after it may be the present's
-            end = next((k for k in range(h + 1, end) if support.tokens[k].norm in _LATER and k > h + 1), end)
+            end = next((k for k in range(h + 2, end) if support.tokens[k].norm in _LATER), end)
         inside = {s for s in support.stems[first:end] if s}
         if ended and claim.content & ({s for s in support.stems[end:] if s} - inside):
             continue
@@ -83,9 +77,7 @@ _LATER = frozenset("before after when then".split())
 
 def _present_passive(text: Text, k: int) -> bool:
     """Token k is a participle of the present ("is owned by", "are still based in"): no past."""
-    m = k - 1
-    while m >= 0 and text.tokens[m].norm in _ADVERBS:
-        m -= 1
+    m = next((m for m in range(k - 1, -1, -1) if text.tokens[m].norm not in _ADVERBS), -1)
     return m >= 0 and text.tokens[m].norm in ("is", "are", "am", "remains", "remain")
 
 
@@ -113,12 +105,10 @@ def still_ended(claim: Text, support: Text) -> str:
 def _verb_stem(text: Text, i: int) -> str:
     """Token i's stem, an irregular form read as its verb's ("built" as "build")."""
     norm = text.tokens[i].norm
-    return _base_stems()[norm] if norm in IRREGULAR_VERBS else text.all_stems[i]
+    return _BASE_STEMS[norm] if norm in IRREGULAR_VERBS else text.all_stems[i]
 
 
-@lru_cache(maxsize=1)
-def _base_stems() -> dict[str, str]:
-    return dict(zip(IRREGULAR_VERBS, stem_all(list(IRREGULAR_VERBS.values())), strict=True))
+_BASE_STEMS = dict(zip(IRREGULAR_VERBS, stem_all(list(IRREGULAR_VERBS.values())), strict=True))
 
 
 def since_ended(claim: Text, support: Text) -> str:
@@ -133,8 +123,8 @@ def since_ended(claim: Text, support: Text) -> str:
         if k is None or claim.tokens[k].norm not in dates or _range_end(claim, k) is not None:
             continue  # "since the 2004-2005 season" is a range of the claim's own
         start = claim.tokens[k].norm
-        if any(t.norm == "since" and support.tokens[j + 1 : j + 5] and any(
-                x.norm == start for x in support.tokens[j + 1 : j + 5]) for j, t in enumerate(support.tokens)):
+        if any(t.norm == "since" and any(x.norm == start for x in support.tokens[j + 1 : j + 5])
+               for j, t in enumerate(support.tokens)):
             continue  # the support says "since 2004" itself
         for j, t in enumerate(support.tokens):
             end = _range_end(support, j) if t.norm == start else None
@@ -177,9 +167,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
     for j, tok in enumerate(support.tokens):
         if not (tok.norm.endswith("ing") and support.stems[j]):
             continue
-        k = j - 1
-        while k >= 0 and (support.tokens[k].norm in _ADVERBS or support.tokens[k].norm in ("currently", "still")):
-            k -= 1
+        k = next((k for k in range(j - 1, -1, -1) if support.tokens[k].norm not in _IN_PROGRESS_ADVERBS), -1)
         if k < 0 or support.tokens[k].norm not in _PROGRESSIVE:
             continue
         base = support.all_stems[j]
@@ -213,6 +201,7 @@ def under_way_unstated(claim: Text, support: Text) -> str:
 _PAST_AUXILIARIES = frozenset("was were had did will would".split())
 _PAST_BE = frozenset("was were had".split())  # past forms that are no -ed form
 _ADVERBS = frozenset("often also still now not never always mostly sometimes seldom even too".split())
+_IN_PROGRESS_ADVERBS = _ADVERBS | {"currently"}  # "is currently building", "is still testing"
 
 
 def _date(tok: Token) -> bool:
@@ -231,7 +220,12 @@ def _dated_past(text: Text, h: int) -> bool:
         return False  # only a date that opens its sentence frames all of it ("The museum, which opened in 1902,")
     first = max((m for m in range(h + 1) if text.initial[m]), default=0)
     end = next((m for m in range(h + 1, len(text.tokens)) if text.initial[m]), len(text.tokens))
-    return any(past_form(text.tokens[m].norm) or text.tokens[m].norm in _PAST_BE for m in range(first, end))
+    return _past(text, range(first, end))
+
+
+def _past(text: Text, span: range) -> bool:
+    """A token of `span` is in the past tense."""
+    return any(past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
 
 
 def _ended(text: Text, h: int) -> bool:
@@ -253,13 +247,10 @@ def _ended(text: Text, h: int) -> bool:
             text.tokens[m].norm in AUXILIARIES or text.tokens[m].norm in ("get", "gets", "got", "become",
                                                                             "becomes", "became")
             or (text.verb(m) and text.stems[m] is not None and past_form(text.tokens[m].norm)) for m in before)
-    def past(span: range) -> bool:
-        return any(past_form(text.tokens[k].norm) or text.tokens[k].norm in _PAST_BE for k in span)
-
     if h != first:
-        return past(range(first, h))
-    if past(range(h + 1, end)):
+        return _past(text, range(first, h))
+    if _past(text, range(h + 1, end)):
         return True
     # "Until 2015, the exam included ...": a clause of a date alone ends the past of the clause after it
     return end < n and all(text.tokens[k].number or not text.stems[k] or text.tokens[k].capitalised
-                           for k in range(h + 1, end)) and past(range(end, clause_of(text, end)[1]))
+                           for k in range(h + 1, end)) and _past(text, range(end, clause_of(text, end)[1]))

@@ -84,9 +84,9 @@ def unit_changed(claim: Text, support: Text, lex: Lexicon) -> str:
         rate = _per(claim, i, lex)
         rates = [(j, other) for j, _ in theirs if (other := _per(support, j, lex)) is not None]
         if rate is not None and rates and all(other[:2] != rate[:2] for _, other in rates):
-            j = rates[0][0]
-            return (f"units: the claim's rate '{span_text(claim, i, rate[2])}' is '{span_text(support, j, _per_end(support, j))}'"
-                    " in its support")
+            j, (_, _, last) = rates[0]
+            return (f"units: the claim's rate '{span_text(claim, i, rate[2])}' is '{span_text(support, j, last)}' in "
+                    "its support")
     return ""
 
 
@@ -186,9 +186,3 @@ def _per(text: Text, i: int, lex: Lexicon) -> tuple[str, int, int] | None:
         group = lex.units.get(text.tokens[k].norm)
         return None if group is None else (amount, group, k)
     return None
-
-
-def _per_end(text: Text, j: int) -> int:
-    """The last token of the rate after number j (its unit), or j when it has none."""
-    m = next((m for m in range(j + 1, min(len(text.tokens) - 1, j + 5)) if text.tokens[m].norm == "per"), None)
-    return j if m is None else min(len(text.tokens) - 1, m + (2 if text.tokens[m + 1].number else 1))
