@@ -25,6 +25,7 @@ from arborist.verify import (
     verifier_policy_hash,
     verify_answer,
 )
+from arborist.verify.slots import asked_part
 
 LIGHTHOUSE = (
     "The Faro di Portonovo lighthouse was built in 1862 on a limestone cliff above the harbour. "
@@ -823,6 +824,41 @@ def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
         "The Greek economy is classified as advanced and high-income"),
         VerifierPolicy(topic_check=False, question_terms_check=False))
     assert unchecked.label is Label.STRICT
+
+
+def test_rule_11_a_claim_that_states_only_the_clause_describing_the_subject_is_not_strict() -> None:
+    """A multi-hop question names its subject through another fact; stating that fact answers the description
+    ("which country?"), not the question ("which bridge?")."""
+    text = ("The Mura River flows through Slovenia. The Puch Bridge crosses the Mura at Ptuj. "
+            "Ljubljana is the capital of Slovenia.")
+    ev = [{"id": "E1", "title": "Mura", "text": text}]
+
+    def answer(claim: str) -> dict[str, object]:
+        return {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": claim.rstrip(".")}],
+                "abstained_requests": []}
+
+    question = "What is the oldest bridge in the country where the Mura River flows?"
+    hop = verify_answer(question, "claim_lattice", ev, answer("The Mura River flows through Slovenia."))
+    assert hop.claims[0].verdict is Verdict.VERIFIED_QUOTE and hop.label is Label.HYBRID
+    assert Reason.OFF_TOPIC in hop.reasons and any("bridg" in n for n in hop.notes)
+    # the same claim answers a question that describes nothing, and a claim about what is asked stays STRICT
+    plain = verify_answer("Where does the Mura River flow?", "claim_lattice", ev,
+                          answer("The Mura River flows through Slovenia."))
+    assert Reason.OFF_TOPIC not in plain.reasons
+    asked = verify_answer(question, "claim_lattice", ev, answer("The Puch Bridge crosses the Mura at Ptuj."))
+    assert Reason.OFF_TOPIC not in asked.reasons
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("What is the name of the waterfall in the country where the river is found?",
+     "What is the name of the waterfall in the country "),
+    ("What is the limit of the continent with the lowest temperature?", "What is the limit of the continent "),
+    ("Who was the king who ordered the tower?", "Who was the king "),
+    ("What network showed a Doctor Who film?", "What network showed a Doctor Who film?"),  # a name, not a clause
+    ("Who did Jamukha support?", "Who did Jamukha support?"),
+])
+def test_asked_part_leaves_out_the_clause_that_describes_the_subject(question: str, asked: str) -> None:
+    assert asked_part(question) == asked
 
 
 def test_rule_12_the_questions_names_and_years_must_be_in_the_cited_evidence() -> None:

@@ -30,7 +30,7 @@ from arborist.verify.lexicon import Lexicon, build_lexicon
 
 # The verifier's logic version: bumped when a check's code changes what it decides (history: CHANGELOG.md). Its
 # word tables need no bump: `rule_tables_digest` hashes them.
-POLICY_HASH_TAG = "arborist-verifier-policy/30"
+POLICY_HASH_TAG = "arborist-verifier-policy/31"
 
 
 class PolicyError(InputError, ValueError):
@@ -87,8 +87,8 @@ class VerifierPolicy(BaseModel):
         default=True, description="Rule 10: an answer to a when/how-many question that states no date/number is not STRICT"
     )
     topic_check: bool = Field(
-        default=True, description="Rule 11: an answer none of whose claims shares a content stem with the question is "
-        "not STRICT"
+        default=True, description="Rule 11: an answer none of whose claims shares a content stem with what the "
+        "question asks (less a clause describing its subject) is not STRICT"
     )
     question_terms_check: bool = Field(
         default=True, description="Rule 12: a name or year of the question that the answer's claims, quotes and "

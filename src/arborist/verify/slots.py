@@ -39,6 +39,20 @@ DATE_WORDS = NUMBER_WORDS | frozenset(
 )
 
 
+# A noun phrase described by a clause: "the country where the Bubye River is found", "the continent with the
+# lowest average temperature". The relative word must be lowercase, so "Doctor Who" describes nothing.
+_DESCRIBED = re.compile(r"\b(?i:the|a|an)\s+(?:[\w'\u2019-]+\s+){0,3}?[\w'\u2019-]+\s+(where|which|who|whom|whose|that|with)\b")
+
+
+def asked_part(question: str) -> str:
+    """The question without the clause that describes its subject: "What is the name of the waterfall in the
+    country" of "... in the country where the Bubye River is found?". A multi-hop question names what it asks
+    about through another fact, and a claim that states only that fact ("The Bubye River is found in Zimbabwe")
+    answers the description, not the question. The whole question when it describes nothing."""
+    found = _DESCRIBED.search(question)
+    return question[: found.start(1)] if found else question
+
+
 def question_slot(question: str) -> Slot | None:
     q = normalise(question)
     if _NUMBER_Q.search(q):

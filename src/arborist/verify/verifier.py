@@ -39,7 +39,7 @@ from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reading import Finding, states
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
-from arborist.verify.slots import fills, question_slot
+from arborist.verify.slots import asked_part, fills, question_slot
 from arborist.verify.swaps import subject_replaced, swapped
 from arborist.verify.vetoes import compare
 
@@ -654,12 +654,15 @@ def verify_answer(
         if label is Label.STRICT:
             label = Label.HYBRID
             notes.append("Rule 10: STRICT demoted to HYBRID")
-    # Rule 11: an answer speaks of what was asked; a bare answer ("1957") is on topic through its quote.
-    if policy.topic_check and subject and n and label is Label.STRICT and not any(
-        _on_topic(item, subject, prepared) for item in items
+    # Rule 11: an answer speaks of what was asked, not only of the clause that describes its subject; a bare
+    # answer ("1957") is on topic through its quote.
+    asked = content_stems(asked_part(question)) or subject
+    if policy.topic_check and asked and n and label is Label.STRICT and not any(
+        _on_topic(item, asked, prepared) for item in items
     ):
         _add(reasons, Reason.OFF_TOPIC)
-        notes.append("Rule 11: no claim shares a content stem with the question; STRICT demoted to HYBRID")
+        what = "the question" if asked == subject else f"what the question asks ({', '.join(sorted(asked))})"
+        notes.append(f"Rule 11: no claim shares a content stem with {what}; STRICT demoted to HYBRID")
         label = Label.HYBRID
     # Rule 12: the question's names and years must be in what the answer says and quotes
     if policy.question_terms_check and n and cited and label is Label.STRICT:
