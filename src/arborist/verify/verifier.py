@@ -222,9 +222,8 @@ def _verify_item(
     named = _quote_names(supports)
     # with a judge, restating means every content word: a claim that says part of its quote in other words is the
     # judge's to read, not the word-overlap rule's
-    overlaps = mode == "quote" or (quote_ok and _quote_backs_claim(supports, named, policy, policy.paraphrase_threshold))
-    backs_claim = overlaps and (judge is None or mode == "quote" or _quote_backs_claim(
-        supports, named, policy, policy.judged_restatement_threshold))
+    overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy)
+    backs_claim = overlaps and (judge is None or restates)
     # restated word for word but for a part its quote may state in other words: the judge's to read, where there is one
     parted = (_unstated_parts(supports, lex) if judge is not None and overlaps and mode != "quote"
               and policy.polarity_checks else [])
@@ -437,15 +436,25 @@ def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list
     return [bool(entities_check(wide, [own])[0].passed) for wide, own, _ in supports]
 
 
-def _quote_backs_claim(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
-                       policy: VerifierPolicy, threshold: float) -> bool:
-    """Entities (`named`, see `_quote_names`) and paraphrase of the claim at `threshold`, checked against the quote
-    alone (`supports`: see `_quote_support`, one per cited chunk)."""
+def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
+                    policy: VerifierPolicy) -> tuple[bool, bool]:
+    """Whether the quote alone (`supports`: see `_quote_support`, one per cited chunk) holds the claim's names
+    (`named`, see `_quote_names`) and `paraphrase_threshold` of its content stems; and whether it holds
+    `judged_restatement_threshold` of them, which is what restating means with a judge. One paraphrase check per
+    chunk answers both."""
+    overlaps = restates = False
     for (wide, own, _), names in zip(supports, named, strict=True):
-        paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, threshold)
-        if names and paraphrase.passed:
-            return True
-    return False
+        if not names:
+            continue
+        paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
+        if paraphrase.passed:
+            # a passing window agrees with the claim on negation: the stems it misses are the ones it does not hold
+            covered = len(wide.stems) - len(paraphrase.missing)
+            overlaps = True
+            restates = covered / len(wide.stems) >= policy.judged_restatement_threshold
+            if restates:
+                break
+    return overlaps, restates
 
 
 def _part_note(added: list[str]) -> str:
