@@ -82,7 +82,9 @@ class LocalJudge:
             self._resolved = resolved
         return self._resolved
 
-    def score(self, premise: str, hypothesis: str) -> float:
+    def logits(self, premise: str, hypothesis: str) -> np.ndarray:
+        """The next token's logits after the judge's prompt around this pair (a copy): what `score` reads its
+        yes/no share from, and what bench/judge_probe.py reads a trained probe from."""
         import llama_cpp
 
         llm, lock, _ = load_llama(self._model(), self._threads)
@@ -91,7 +93,7 @@ class LocalJudge:
             if len(tokens) >= llm.n_ctx():
                 raise JudgeError(f"the judge's prompt has {len(tokens)} tokens, more than the context of "
                                  f"{llm.n_ctx()}")
-            yes, no = self._answer_ids(llm)
+            self._answer_ids(llm)
             # The fixed instruction is evaluated once and kept; only the rest is evaluated per call, always from
             # that same point, so a score never depends on what was asked before (llama.cpp's sums differ in
             # their last digits between batch shapes).
@@ -108,9 +110,14 @@ class LocalJudge:
             except Exception as exc:
                 llm.n_tokens = 0
                 raise JudgeError(f"the local judge failed: {type(exc).__name__}: {exc}") from exc
-            logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1),
-                                           shape=(llm.n_vocab(),))
-            top = float(np.max(logits))
-            p_yes = sum(math.exp(float(logits[i]) - top) for i in yes)
-            p_no = sum(math.exp(float(logits[i]) - top) for i in no)
+            return np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1),
+                                         shape=(llm.n_vocab(),)).copy()
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        logits = self.logits(premise, hypothesis)
+        assert self._ids is not None  # set by `logits`
+        yes, no = self._ids
+        top = float(np.max(logits))
+        p_yes = sum(math.exp(float(logits[i]) - top) for i in yes)
+        p_no = sum(math.exp(float(logits[i]) - top) for i in no)
         return 0.5 if p_yes + p_no == 0.0 else p_yes / (p_yes + p_no)
