@@ -124,6 +124,22 @@ def test_scores_are_cached_by_judge_premise_and_hypothesis(tmp_path: Path) -> No
     assert again.score("p", "other") == pytest.approx(0.1) and len(inner.asked) == 2
 
 
+def test_a_score_from_another_engine_is_never_served(tmp_path: Path) -> None:
+    """A quantized model's scores move with llama.cpp's build and how the prompt is batched, so the cache keys by
+    the judge's engine as well as its spec."""
+    old, new = TableJudge({"h": 0.66}), TableJudge({"h": 0.63})
+    old.engine, new.engine = "build-a", "build-b"  # type: ignore[attr-defined]
+    assert CachedJudge(old, JudgeCache(tmp_path / "judge.db")).score("p", "h") == pytest.approx(0.66)
+    assert CachedJudge(new, JudgeCache(tmp_path / "judge.db")).score("p", "h") == pytest.approx(0.63)
+    assert len(new.asked) == 1
+
+
+def test_a_local_judge_s_engine_names_its_build_and_batching_without_loading_the_model() -> None:
+    judge = LocalJudge(spec_for("local") or pytest.fail("no local spec"))
+    assert len(judge.engine) == 16 and judge.engine == LocalJudge(judge.spec).engine
+    assert judge._resolved is None
+
+
 def test_yes_share_reads_the_yes_and_no_mass() -> None:
     assert yes_share({"Yes": -0.1, "No": -2.4}) == pytest.approx(0.909, abs=0.01)
     assert yes_share({" no": -0.05, "yes": -3.0}) < 0.1

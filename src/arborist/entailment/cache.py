@@ -1,6 +1,7 @@
-"""Judge scores kept in SQLite, keyed by (judge id, premise, hypothesis).
+"""Judge scores kept in SQLite, keyed by (judge id, engine, premise, hypothesis).
 
-A score depends on the judge (model, weights, prompt) and the two texts only, never on a corpus, so one cache
+A score depends on the judge (model, weights, prompt), the engine that computes it (a local judge's llama.cpp
+build and prompt batching: `LocalJudge.engine`) and the two texts only, never on a corpus, so one cache
 file serves every store: by default `$ARBORIST_CACHE/judge.db`. Re-verifying an answer (a cache hit, `arborist
 verify` on the same file, a lab re-run) then costs no model call.
 """
@@ -72,13 +73,15 @@ class CachedJudge:
         self.spec: JudgeSpec = judge.spec
         self._judge = judge
         self._cache = cache
+        engine = getattr(judge, "engine", "")  # a served judge's engine is its server's business
+        self._id = f"{judge.spec.judge_id}/{engine}" if engine else judge.spec.judge_id
 
     def score(self, premise: str, hypothesis: str) -> float:
-        found = self._cache.get(self.spec.judge_id, premise, hypothesis)
+        found = self._cache.get(self._id, premise, hypothesis)
         if found is not None:
             self._cache.hits += 1
             return found
         self._cache.misses += 1
         value = self._judge.score(premise, hypothesis)
-        self._cache.put(self.spec.judge_id, premise, hypothesis, value)
+        self._cache.put(self._id, premise, hypothesis, value)
         return value

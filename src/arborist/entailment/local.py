@@ -8,6 +8,9 @@ it shares with the previous call is kept and only the new tokens are evaluated.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import math
 from typing import Any
 
@@ -33,6 +36,19 @@ class LocalJudge:
         self._formatter: Any = None
         self._ids: tuple[list[int], list[int]] | None = None
         self._prefix: list[int] | None = None
+
+    @functools.cached_property
+    def engine(self) -> str:
+        """What decides a score besides the spec: llama.cpp's build (its version and the instruction set it was
+        compiled for pick the kernels) and how the prompt is cut into batches (the source of the methods that
+        render and evaluate it). A quantized model's logits move with both -- a score computed with the prompt
+        split elsewhere differed by up to 0.04 -- so the score cache keys by this and never serves a score that
+        this judge would not compute."""
+        import llama_cpp
+
+        code = "".join(inspect.getsource(m) for m in (LocalJudge._render, LocalJudge._fixed_prefix, LocalJudge.logits))
+        build = f"{llama_cpp.__version__} {llama_cpp.llama_print_system_info().decode()}"
+        return hashlib.sha256(f"{build}\n{code}".encode()).hexdigest()[:16]
 
     def _render(self, llm: Any, premise: str, hypothesis: str) -> list[int]:
         if self._formatter is None:
