@@ -8,6 +8,7 @@ verify` on the same file, a lab re-run) then costs no model call.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 import threading
@@ -73,8 +74,13 @@ class CachedJudge:
         self.spec: JudgeSpec = judge.spec
         self._judge = judge
         self._cache = cache
-        engine = getattr(judge, "engine", "")  # a served judge's engine is its server's business
-        self._id = f"{judge.spec.judge_id}/{engine}" if engine else judge.spec.judge_id
+
+    @functools.cached_property
+    def _id(self) -> str:
+        """The judge's id and its engine (read at the first score: a local judge's engine imports llama.cpp, and
+        most answers never ask the judge); a served judge's engine is its server's business."""
+        engine = getattr(self._judge, "engine", "")
+        return f"{self.spec.judge_id}/{engine}" if engine else self.spec.judge_id
 
     def score(self, premise: str, hypothesis: str) -> float:
         found = self._cache.get(self._id, premise, hypothesis)
