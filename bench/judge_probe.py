@@ -64,10 +64,7 @@ class Logits:
             full = self.judge.logits(*pair)
             if self.ids is None:
                 self.ids = np.sort(np.random.default_rng(0).choice(len(full), self.n_features, replace=False))
-            yes, no = self.judge._ids or ([], [])
-            top = float(np.max(full))
-            p_yes, p_no = (sum(math.exp(float(full[i]) - top) for i in ids) for ids in (yes, no))
-            self.store[key] = (full[self.ids].astype(np.float32), p_yes / (p_yes + p_no))
+            self.store[key] = (full[self.ids].astype(np.float32), self.judge.yes_share(full))
             self.new += 1
             if self.new % 50 == 0:
                 self.save()

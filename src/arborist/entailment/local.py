@@ -41,9 +41,9 @@ class LocalJudge:
     def engine(self) -> str:
         """What decides a score besides the spec: llama.cpp's build (its version and the instruction set it was
         compiled for pick the kernels) and how the prompt is cut into batches (the source of the methods that
-        render and evaluate it). A quantized model's logits move with both -- a score computed with the prompt
-        split elsewhere differed by up to 0.04 -- so the score cache keys by this and never serves a score that
-        this judge would not compute."""
+        render and evaluate it). A quantized model's logits move with both (a score by up to 0.04 when the
+        prompt is batched another way), so the score cache keys by this and never serves a score that this
+        judge would not compute."""
         import llama_cpp
 
         code = "".join(inspect.getsource(m) for m in (LocalJudge._render, LocalJudge._fixed_prefix, LocalJudge.logits))
@@ -130,7 +130,10 @@ class LocalJudge:
                                          shape=(llm.n_vocab(),)).copy()
 
     def score(self, premise: str, hypothesis: str) -> float:
-        logits = self.logits(premise, hypothesis)
+        return self.yes_share(self.logits(premise, hypothesis))
+
+    def yes_share(self, logits: np.ndarray) -> float:
+        """P(yes) / (P(yes) + P(no)) from next-token logits that `logits` returned."""
         assert self._ids is not None  # set by `logits`
         yes, no = self._ids
         top = float(np.max(logits))
