@@ -17,7 +17,7 @@ import json
 from _common import require_shared_data
 from arborist.text import sentences
 from arborist.verify.normalize import content_stems
-from arborist.verify.slots import asked_part
+from arborist.verify.slots import asked_part, asked_stems
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
                     continue
                 described += 1
                 gold = next((s for s in said if qa["answers"][0]["text"] in s), None)
-                if gold is not None and not content_stems(gold) & (content_stems(asked) or content_stems(question)):
+                if gold is not None and not content_stems(gold) & asked_stems(question):
                     lost += 1
                     if len(shown) < args.show:
                         shown.append(f"- {question} | {gold[:100]}")

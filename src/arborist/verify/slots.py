@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from arborist.verify.normalize import normalise, tokenise
+from arborist.verify.normalize import content_stems, normalise, tokenise
 
 
 class Slot(StrEnum):
@@ -51,6 +51,11 @@ def asked_part(question: str) -> str:
     answers the description, not the question. The whole question when it describes nothing."""
     found = _DESCRIBED.search(question)
     return question[: found.start(1)] if found else question
+
+
+def asked_stems(question: str) -> frozenset[str]:
+    """The content stems of what the question asks (`asked_part`); the whole question's when that part has none."""
+    return content_stems(asked_part(question)) or content_stems(question)
 
 
 def question_slot(question: str) -> Slot | None:

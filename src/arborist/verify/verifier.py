@@ -39,7 +39,7 @@ from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reading import Finding, states
 from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
-from arborist.verify.slots import asked_part, fills, question_slot
+from arborist.verify.slots import asked_stems, fills, question_slot
 from arborist.verify.swaps import subject_replaced, swapped
 from arborist.verify.vetoes import compare
 
@@ -665,10 +665,8 @@ def verify_answer(
             notes.append("Rule 10: STRICT demoted to HYBRID")
     # Rule 11: an answer speaks of what was asked, not only of the clause that describes its subject; a bare
     # answer ("1957") is on topic through its quote.
-    asked = content_stems(asked_part(question)) or subject
-    if policy.topic_check and asked and n and label is Label.STRICT and not any(
-        _on_topic(item, asked, prepared) for item in items
-    ):
+    asked = asked_stems(question) if policy.topic_check and n and label is Label.STRICT else frozenset()
+    if asked and not any(_on_topic(item, asked, prepared) for item in items):
         _add(reasons, Reason.OFF_TOPIC)
         what = "the question" if asked == subject else f"what the question asks ({', '.join(sorted(asked))})"
         notes.append(f"Rule 11: no claim shares a content stem with {what}; STRICT demoted to HYBRID")
