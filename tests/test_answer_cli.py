@@ -264,7 +264,8 @@ def test_http_answer_text_output(run_cli: Run, demo_db: Path, server: FaultServe
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "contract: valid (OK)\n" in out
-    assert "  * Annual plans can be refunded within 30 days.  [E1]  " in out  # then the claim's verdict
+    # E1 is the rejected draft; the quote is in E2, which holds it under a condition the claim states (30 days)
+    assert "  * Annual plans can be refunded within 30 days.  [E2; cited as E1]  VERIFIED_" in out
     assert out.startswith("label: ")
     assert '      "within 30 days"\n' in out
     assert "evidence cited:\n  E1: " in out

@@ -54,6 +54,7 @@ SECURITY = "# Security\n\nPasswords are rotated every 90 days.\n"
 def policy(**values: object) -> AnswerPolicy:
     values.setdefault("model_id", MODEL_ID)
     values.setdefault("search", LEXICAL)
+    values.setdefault("repair", "none")  # these tests count model calls per answer; repairs are tests/test_repair.py's
     return build_policy(**values)
 
 
@@ -203,7 +204,7 @@ def test_policy_hash_formats() -> None:
     v = VerifierPolicy()
     body = {"policy": v.model_dump(mode="json", exclude={"answerability"}), "text_rules": TEXT_RULES_VERSION, "rules": rule_tables_digest()}
     payload = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # UTF-8 kept
-    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/31\0" + payload.encode()).hexdigest()
+    assert verifier_policy_hash(v) == "sha256:" + hashlib.sha256(b"arborist-verifier-policy/32\0" + payload.encode()).hexdigest()
     # the two hashes are of different kinds and never collide, even for the same JSON
     assert tagged_digest("a", {}) != tagged_digest("b", {})
     assert governance_policy_hash(pol) != verifier_policy_hash(v)
@@ -243,7 +244,7 @@ def test_hashes_are_the_same_in_another_process() -> None:
     code = (
         "from arborist.policy.answer import build_policy, governance_policy_hash\n"
         "from arborist.verify import VerifierPolicy, verifier_policy_hash\n"
-        "print(governance_policy_hash(build_policy(model_id='scripted:scripted', layout='bookend', "
+        "print(governance_policy_hash(build_policy(model_id='scripted:scripted', layout='bookend', repair='none', "
         "search={'routes': ['bm25', 'title', 'phrase']})))\n"
         "print(verifier_policy_hash(VerifierPolicy(max_evidence_ids=2)))\n"
     )

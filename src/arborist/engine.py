@@ -27,6 +27,7 @@ from arborist.answer.pipeline import (
     document_chunks,
 )
 from arborist.answer.record import NO_TREATMENT, AnswerRecord
+from arborist.answer.repair import repair_answer
 from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.documents import SourceDocument, corpus_digest
 from arborist.corpus.store import CorpusStore, schema_problems
@@ -70,6 +71,10 @@ def _audit_body(record: AnswerRecord) -> dict[str, object]:
         "label": v.label.value if v else None,
         "audit_mode": v.audit_mode.value if v else None,
         "cited_chunk_ids": record.citation_chunk_ids,
+        "repairs": [{"kind": r.kind, "claim": r.claim} for r in record.repairs],
+        "attempts": [{"kind": a.kind, "response_sha256": hashlib.sha256(
+            a.completion.text.encode("utf-8", "surrogatepass")).hexdigest(), "contract": a.contract.reason,
+            "label": a.label, "kept": a.kept} for a in record.attempts],
         "cache_hit": record.cache_hit,
         "record_sha256": hashlib.sha256(
             canonical_json(record.model_dump(mode="json")).encode("utf-8", "surrogatepass")
@@ -131,12 +136,14 @@ def look_up(
                    record=record, rewrite=rewrite, rejected=rejected)
 
 
-def produce_verified(pending: Pending, produce: Callable[[], AnswerRecord]) -> AnswerRecord:
-    """A fresh answer, stamped with the run that paid for it and verified: no store is read or written."""
+def produce_verified(pending: Pending, produce: Callable[[], AnswerRecord], provider: Provider | None) -> AnswerRecord:
+    """A fresh answer, stamped with the run that paid for it, verified and repaired as its policy says (a
+    revision turn calls `provider` again): no store is read or written."""
     record = produce()
     if pending.run_id is not None:
         record = record.model_copy(update={"run_id": pending.run_id})
-    return verify_record(record, pending.verifier, pending.weights)
+    return repair_answer(verify_record(record, pending.verifier, pending.weights), provider, pending.verifier,
+                         pending.weights)
 
 
 def settle(store: CorpusStore, pending: Pending, record: AnswerRecord) -> AnswerRecord:
@@ -167,8 +174,10 @@ def governed(
     path: str = "query",
     treatment: str = NO_TREATMENT,
     run_id: str | None = None,
+    provider: Provider | None = None,
 ) -> AnswerRecord:
-    """Serve from the cache unless `burn`; otherwise produce, verify and store. Always audit.
+    """Serve from the cache unless `burn`; otherwise produce, verify, repair (a revision asks `provider`) and
+    store. Always audit.
 
     `answer_corpus_digest` names the documents the answer came from when that
     is not the store's corpus (the single-document `ask` path). `run_id`
@@ -180,7 +189,7 @@ def governed(
     """
     pending = look_up(store, question, policy, evidence_of, verifier, burn=burn, sample_index=sample_index,
                       answer_corpus_digest=answer_corpus_digest, path=path, treatment=treatment, run_id=run_id)
-    record = pending.record if pending.record is not None else produce_verified(pending, produce)
+    record = pending.record if pending.record is not None else produce_verified(pending, produce, provider)
     return settle(store, pending, record)
 
 
@@ -287,7 +296,7 @@ def run_job(store: CorpusStore, job: Job) -> AnswerRecord:
     """A job done in one place: served or produced and verified, then stored and audited."""
     record = job.pending.record
     if record is None:
-        record = produce_verified(job.pending, job.produce)
+        record = produce_verified(job.pending, job.produce, job.provider)
     return settle(store, job.pending, record)
 
 
@@ -311,7 +320,7 @@ def query(
     return governed(
         store, question, policy, lambda: answer_question(store, question, policy, provider, sample_index),
         lambda ids: {c.chunk_id: (c.title, c.text) for c in store.chunks_by_id(ids).values()},
-        verifier, burn=burn, sample_index=sample_index, run_id=run_id,
+        verifier, burn=burn, sample_index=sample_index, run_id=run_id, provider=provider,
     )
 
 
@@ -356,5 +365,6 @@ def ask(
 ) -> AnswerRecord:
     return governed(
         store, question, policy, lambda: answer_document(doc, question, policy, provider, sample_index),
-        lambda _ids: document_chunks(doc, policy.chunking), verifier, burn=burn, sample_index=sample_index, answer_corpus_digest=corpus_digest([doc]), path="ask",
+        lambda _ids: document_chunks(doc, policy.chunking), verifier, burn=burn, sample_index=sample_index,
+        answer_corpus_digest=corpus_digest([doc]), path="ask", provider=provider,
     )

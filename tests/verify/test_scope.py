@@ -18,6 +18,8 @@ from arborist.verify import Label, Reason, verify_answer
          "The medication is considered safe during pregnancy only if taken after the first trimester."),
         ("The fungicide loses its effectiveness.", "When the soil is waterlogged, the fungicide loses its effectiveness."),
         ("The function raises a KeyError.", "The function raises a KeyError unless a default is given."),
+        # a condition with a number the claim does not state is still dropped
+        ("Annual fees are refunded in full.", "Annual fees are refunded in full if the customer asks within 30 days."),
     ],
 )
 def test_a_restriction_the_claim_drops_is_found(claim: str, support: str) -> None:
@@ -36,6 +38,10 @@ def test_a_restriction_the_claim_drops_is_found(claim: str, support: str) -> Non
         ("The vaccine provided complete protection.", "The vaccine provided complete protection in two trials."),
         ("The index works even if the disk is slow.", "The index works even if the disk is slow."),
         ("Prices rose in March.", "In March, prices rose."),
+        # a condition whose numbers the claim states is what the claim is about
+        ("The refund window for annual plans is 30 days.",
+         "A new annual subscription can be refunded in full if the customer asks within 30 days of the start of "
+         "the annual term."),
     ],
 )
 def test_framing_times_and_kept_restrictions_are_no_dropped_scope(claim: str, support: str) -> None:

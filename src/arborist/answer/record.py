@@ -9,7 +9,7 @@ see what the model was shown and what it said.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import uuid4
 
 from pydantic import BaseModel, Field, computed_field
@@ -37,6 +37,39 @@ class PromptRecord(BaseModel):
     sha256: str = Field(description="digest of the canonical JSON of the messages")
     json_schema: dict[str, Any] | None
     layout: str = Field(description="the layout actually rendered (quote mode turns per_chunk into bookend)")
+
+
+RepairKind = Literal["snapped", "reattributed", "revised", "kept_first", "revision_failed", "chosen"]
+
+
+class Repair(BaseModel):
+    """One thing the answer path did with the verifier's findings (see `answer.repair`). A repair never edits a
+    claim's words: it replaces a claim's quote with a verbatim span of admitted evidence (and its citation with
+    the block holding it), or it records which of several attempts the record keeps and why."""
+
+    kind: RepairKind
+    claim: int | None = Field(default=None, description="the claim's index in the answer, for a claim repair")
+    quote_before: str | None = None
+    quote_after: str | None = None
+    evidence_before: list[str] = Field(default_factory=list)
+    evidence_after: list[str] = Field(default_factory=list)
+    distance: int | None = Field(default=None, description="snapped: edits between the model's quote and the span")
+    detail: str = ""
+
+
+class Attempt(BaseModel):
+    """One model call made for this answer: the first answer, a revision, or a sample; `kept` marks the one the
+    record shows. Its label is the one it earned after the no-model repairs."""
+
+    kind: Literal["first", "revision", "sample"]
+    messages_added: list[Message] = Field(
+        default_factory=list, description="a revision: the turns sent after the first prompt (its answer, the findings)")
+    completion: Completion
+    contract: ContractResult
+    label: str | None = None
+    n_verified: int = 0
+    n_claims: int = 0
+    kept: bool = False
 
 
 class AnswerRecord(BaseModel):
@@ -69,6 +102,10 @@ class AnswerRecord(BaseModel):
     contract: ContractResult
     citation_chunk_ids: list[str]
     timings: dict[str, float] = Field(description="seconds per boundary")
+
+    repairs: list[Repair] = Field(default_factory=list, description="what the answer repair policy did, in order")
+    attempts: list[Attempt] = Field(
+        default_factory=list, description="every model call of a repaired answer (empty when there was one call)")
 
     cache_hit: bool = False
     cache_rejected: str | None = Field(

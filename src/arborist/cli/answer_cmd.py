@@ -12,6 +12,7 @@ from arborist import engine
 from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document
 from arborist.answer.record import AnswerRecord
+from arborist.answer.repair import repair_answer
 from arborist.answer.verification import verify_record
 from arborist.cli.answer_options import (
     answer_options,
@@ -46,7 +47,8 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
     v = record.verification
     if v is not None:
         reasons = f" [{', '.join(r.value for r in v.reasons)}]" if v.reasons else ""
-        click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_claims} verified) | audit mode: {v.audit_mode.value}{reasons}"
+        judged = f", {v.basis_note}" if v.basis_note else ""
+        click.echo(f"label: {v.label.value} ({v.n_verified}/{v.n_claims} verified{judged}) | audit mode: {v.audit_mode.value}{reasons}"
                    + (" | from cache" if record.cache_hit else ""))
         for note in v.notes:
             if note.startswith("Rule 13"):  # the answer below is withheld: say why before showing the draft
@@ -73,6 +75,8 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
             click.echo(f"      note: {note}")
     for req in answer.get("abstained_requests", []):
         click.echo(f"  abstained: {req}")
+    for line in repair_lines(record):
+        click.echo(f"repair: {line}")
     if v is not None and v.guard.answerability_warning:
         spans = "; ".join(f"{eid}@{off}: {text!r}" for eid, off, text in v.guard.missed_answer_candidate_spans[:5])
         click.echo(f"Warning: the answer denies what the evidence may hold (missed-answer guard): {spans}")
@@ -93,6 +97,27 @@ def render(record: AnswerRecord, show_prompt: bool) -> None:
     click.echo(f"model: {comp.provider}:{comp.model_id} | {tokens} | {record.timings.get('total', 0):.1f} s")
     for name, reason in record.unavailable_routes.items():
         click.echo(f"Warning: route '{name}' unavailable: {reason}", err=True)
+
+
+def _clip(text: str | None, n: int = 80) -> str:
+    text = text or ""
+    return repr(text if len(text) <= n else text[: n - 1] + "…")
+
+
+def repair_lines(record: AnswerRecord) -> list[str]:
+    """Each repair the answer policy made, one line each (what `query` and `ask` print)."""
+    out: list[str] = []
+    for r in record.repairs:
+        claim = f"claim {r.claim + 1}" if r.claim is not None else ""
+        moved = (f" (now cites {', '.join(r.evidence_after)})" if r.evidence_after != r.evidence_before else "")
+        if r.kind == "snapped":
+            out.append(f"snapped {claim}'s quote to the evidence, {r.distance} edit(s){moved}: "
+                       f"{_clip(r.quote_before)} -> {_clip(r.quote_after)}; {r.detail}")
+        elif r.kind == "reattributed":
+            out.append(f"re-attributed {claim} to {', '.join(r.evidence_after)}: {_clip(r.quote_after)}; {r.detail}")
+        else:
+            out.append(f"{r.kind.replace('_', ' ')}: {r.detail}")
+    return out
 
 
 def _warn_rejected_cache(record: AnswerRecord) -> None:
@@ -173,7 +198,9 @@ def ask(document: str, question: str, db: Path | None, as_json: bool, show_promp
         doc = found
     if db is None:
         provider, policy = provider_and_policy(opts, None)
-        record = verify_record(answer_document(doc, question, policy, provider), verifier_from(opts))
+        verifier = verifier_from(opts)
+        record = repair_answer(verify_record(answer_document(doc, question, policy, provider), verifier), provider,
+                               verifier, None)
     else:
         with open_store(db, write=True) as store:
             provider, policy = provider_and_policy(opts, store.chunking())

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from arborist.governance.options import OPTIONS_BY_NAME, PolicyOption
+from arborist.policy.answer import REPAIRS
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.prompting.modes import MODES
 from arborist.retrieval.routes import route_names
@@ -20,7 +21,7 @@ from arborist.retrieval.search import FUSIONS, SearchSettings
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Click types for the policy options; values and defaults come from the policy model.
-_CHOICES: dict[str, tuple[str, ...]] = {"layout": POLICY_LAYOUTS, "mode": MODES}
+_CHOICES: dict[str, tuple[str, ...]] = {"layout": POLICY_LAYOUTS, "mode": MODES, "repair": REPAIRS}
 _HELP_EXTRA: dict[str, str] = {"routes": f" Valid: {', '.join(route_names())}."}
 
 

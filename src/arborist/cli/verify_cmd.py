@@ -65,7 +65,7 @@ def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None) -> Ve
 
 def _print_text(index: int, v: Verification) -> None:
     click.echo(
-        f"case {index}: {v.label}  audit {v.audit_mode}  verified {v.n_verified}/{v.n_claims}  "
+        f"case {index}: {v.label_text}  audit {v.audit_mode}  verified {v.n_verified}/{v.n_claims}  "
         f"question shape {v.quantifier.kind}"
     )
     for c in v.claims:

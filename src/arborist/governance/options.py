@@ -55,6 +55,8 @@ POLICY_OPTIONS: tuple[PolicyOption, ...] = (
     PolicyOption("temperature", ("generation", "temperature"), "Sampling temperature."),
     PolicyOption("max_tokens", ("generation", "max_tokens"), "Generation limit."),
     PolicyOption("seed", ("generation", "seed"), "Sampling seed (sample i of several uses seed + i)."),
+    PolicyOption("repair", ("repair",), "What the answer path does with the verifier's findings: snap quotes "
+                 "and re-attribute claims (snap), one revision turn (revise), both (all), or nothing (none)."),
     PolicyOption("grounded_quotes", ("grounded_quotes",),
                  "quote/claim_lattice: constrain every quote to one sentence of the block it cites."),
 )

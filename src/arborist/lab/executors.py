@@ -58,7 +58,7 @@ def produce_here(jobs: list[engine.Job], stop: threading.Event) -> Produced:
         if stop.is_set():
             out.extend([(None, None)] * (len(jobs) - len(out)))
             break
-        out.append((None if job.served else engine.produce_verified(job.pending, job.produce), None))
+        out.append((None if job.served else engine.produce_verified(job.pending, job.produce, job.provider), None))
     return out
 
 

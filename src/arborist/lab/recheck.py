@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from arborist.answer.contract import ContractReason, ContractResult, check_contract
+from arborist.answer.record import Repair
+from arborist.answer.repair import apply_repairs
 from arborist.answer.verification import corpus_weights, verify_contract_answer
 from arborist.corpus.chunking import ChunkingSettings
 from arborist.corpus.documents import SourceDocument, corpus_digest
@@ -167,10 +169,15 @@ def row_problems(row: Row, question: Question, store: CorpusStore, cfg: RunConfi
         contract = ContractResult(valid=False, reason=ContractReason.PROVIDER_ERROR, detail=row.contract.detail)
     else:
         contract = check_contract(row.mode, row.answer.raw, [e["id"] for e in evidence])
+        repairs = [Repair.model_validate(r) for r in row.trace.repairs] if row.trace is not None else []
+        repaired, bad = apply_repairs(contract.answer, repairs, {e["id"]: e["text"] for e in evidence})
+        problems += bad
+        if repaired is not contract.answer:
+            contract = contract.model_copy(update={"answer": repaired})
     if (contract.reason, contract.valid, contract.answer) != (row.contract.reason, row.contract.valid,
                                                                row.answer.parsed):
-        problems.append(f"its contract ({row.contract.reason}) or parsed answer is not what its raw response gives "
-                        f"({contract.reason})")
+        problems.append(f"its contract ({row.contract.reason}) or parsed answer is not what its raw response "
+                        f"gives, with its recorded repairs ({contract.reason})")
     text = answer_text(contract.answer) if contract.valid else None
     if row.answer.text != (text or ""):
         problems.append("its answer text is not what its parsed answer asserts")

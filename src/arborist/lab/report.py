@@ -132,9 +132,13 @@ def render_markdown(cfg: RunConfig, answers: dict[str, AnswerSummary], retrieval
     line("abstentions (full / partial)", [f"{a.contract.abstentions} / {a.contract.partial_abstentions}" for a in vals])
     line("gold answer in the answer", [_fmt(a.gold_in_answer) for a in vals])
     for label in vals[0].labels if vals else []:
-        line(f"label {label} (with the gold answer / measured)", [
+        name = "STRICT (any)" if label == "STRICT" else label
+        line(f"label {name} (with the gold answer / measured)", [
             f"{lg.rows} ({lg.gold}/{lg.gold_measured})" if (lg := a.label_gold.get(label)) else "0"
             for a in vals])
+        if label == "STRICT":
+            line("label STRICT (quoted: no claim judged)", [
+                f"{q.rows} ({q.gold}/{q.gold_measured})" if (q := a.strict_quoted) else "n/a" for a in vals])
     comp = [a.completeness for a in vals]
     if any(c is not None and c.requests for c in comp):
         out += ["", "## Request completeness", "",

@@ -63,6 +63,9 @@ class VerifierPart(BaseModel):
     policy_hash: str | None = Field(default=None, description="the verifier policy that labelled the row: the "
                                     "run's, or the rules' alone where the entailment judge failed (rows written "
                                     "before this field: unknown)")
+    basis: str | None = Field(default=None, description="what a STRICT label rests on: quoted (the rules verified "
+                              "every claim) or judged (a claim rests on the entailment judge); None otherwise")
+    n_judged: int = Field(default=0, description="verified claims that rest on the entailment judge")
 
 
 class TokenPart(BaseModel):
@@ -99,6 +102,10 @@ class TracePart(BaseModel):
     guard: dict[str, Any] | None = Field(description="the missed-answer guard's output")
     instruction_guard: dict[str, Any] | None = None
     verifier_notes: list[str] = Field(default_factory=list)
+    repairs: list[dict[str, Any]] = Field(default_factory=list, description="what the answer repairs did (snapped "
+                                          "quotes, re-attributed claims, a revision kept or not)")
+    attempts: list[dict[str, Any]] = Field(default_factory=list, description="every model call of a repaired "
+                                           "answer: kind, label, kept, and the parsed answer")
 
 
 class Row(BaseModel):
@@ -231,6 +238,7 @@ def build_row(
             label=v.label.value if v else None, reasons=[r.value for r in v.reasons] if v else [],
             audit_mode=v.audit_mode.value if v else None, guard_warning=bool(v and v.guard.answerability_warning),
             policy_hash=v.verifier_policy_hash if v else None,
+            basis=v.basis if v else None, n_judged=v.n_entailed if v else 0,
         ),
         gold_answers=question.answers,
         diagnosis=diagnose(question, path),
@@ -249,6 +257,9 @@ def build_row(
             guard=v.guard.model_dump(mode="json") if v else None,
             instruction_guard=v.instruction_guard.model_dump(mode="json") if v else None,
             verifier_notes=list(v.notes) if v else [],
+            repairs=[r.model_dump(mode="json") for r in record.repairs],
+            attempts=[{"kind": a.kind, "label": a.label, "kept": a.kept, "answer": a.contract.answer,
+                       "contract": a.contract.reason} for a in record.attempts],
         ),
         treatment=treatment,
     )

@@ -113,6 +113,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            f"{_CHUNKING.chunk_runes}/{_CHUNKING.overlap_runes}"),
     Family("prompt", ("prompt",), "baseline,multipart", BASELINE_PROMPT),
     Family("layout", ("layout",), "tail,bookend,per_chunk", _policy_default("layout")),
+    Family("repair", ("repair",), "none,all", _policy_default("repair")),
 )}
 
 

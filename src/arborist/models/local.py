@@ -43,7 +43,7 @@ def default_threads() -> int:
 _MISSING = "the local model needs llama-cpp-python; run `make setup`"
 _TOO_LONG = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
-_loaded: dict[tuple[str, int], tuple[Any, threading.Lock]] = {}
+_loaded: dict[tuple[str, int, str], tuple[Any, threading.Lock]] = {}
 
 
 @atexit.register
@@ -65,10 +65,13 @@ def _llama_class() -> Any:
     return Llama
 
 
-def load_llama(resolved: ResolvedModel, n_threads: int, seed: int = 0) -> tuple[Any, threading.Lock, float | None]:
-    """The process's Llama for this model (loading it if needed), the lock every caller of it holds, and the
-    load time if it was loaded now. The answer provider and the entailment judge share one copy of the weights."""
-    key = (str(resolved.path), resolved.n_ctx)
+def load_llama(resolved: ResolvedModel, n_threads: int, seed: int = 0,
+               context: str = "judge") -> tuple[Any, threading.Lock, float | None]:
+    """The process's Llama for this model and `context` (loading it if needed), the lock every caller of it
+    holds, and the load time if it was loaded now. The answer provider ("answer") and the entailment judge
+    ("judge") keep a context each, so judging an answer never evicts the evaluated prompt that a revision turn
+    continues; both map the same weights file, which the operating system holds in memory once."""
+    key = (str(resolved.path), resolved.n_ctx, context)
     with _load_lock:
         if key in _loaded:
             llm, lock = _loaded[key]
@@ -104,7 +107,7 @@ class LocalProvider:
         self.fresh_prompt_state = fresh_prompt_state
 
     def _get(self, seed: int) -> tuple[Any, threading.Lock, float | None]:
-        return load_llama(self.resolved, self.n_threads, seed)
+        return load_llama(self.resolved, self.n_threads, seed, context="answer")
 
     def _fail(self, error: str, timings: dict[str, float], prompt_tokens: int | None = None) -> Completion:
         return Completion(
@@ -187,4 +190,4 @@ def _perf(llm: Any) -> tuple[dict[str, float], int | None]:
 def loaded_models() -> list[str]:
     """Paths of the models held in this process (for diagnostics and tests)."""
     with _load_lock:
-        return [path for path, _ in _loaded]
+        return [path for path, _, _ in _loaded]

@@ -15,6 +15,7 @@ from typing import Any
 from arborist.models.base import Completion, GenerationSettings, Message
 
 NO_RESPONSE = "scripted provider has no queued response"
+NO_REVISION = "scripted provider has no queued revision"
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,22 @@ class ScriptedCall:
 
 
 class ScriptedProvider:
-    """Returns queued texts/Completions in order; an empty queue yields an error Completion."""
+    """Returns queued texts/Completions in order; an empty queue yields an error Completion.
+
+    A call that continues a conversation (its messages hold an assistant turn: an answer's revision turn) is
+    answered from `revisions`, a queue of its own, and recorded in `revision_history`, so a test that queues
+    one answer per question (and counts `history`) keeps that meaning whatever the answer policy's repairs ask;
+    an empty revision queue yields an error Completion.
+    """
 
     name = "scripted"
     model_id = "scripted"
 
-    def __init__(self, *responses: str | Completion) -> None:
+    def __init__(self, *responses: str | Completion, revisions: tuple[str | Completion, ...] = ()) -> None:
         self._queue: deque[str | Completion] = deque()
+        self._revisions: deque[str | Completion] = deque(revisions)
         self.history: list[ScriptedCall] = []
+        self.revision_history: list[ScriptedCall] = []
         self.enqueue(*responses)
 
     def enqueue(self, *responses: str | Completion) -> None:
@@ -51,10 +60,13 @@ class ScriptedProvider:
         settings: GenerationSettings,
         json_schema: dict[str, Any] | None = None,
     ) -> Completion:
-        self.history.append(ScriptedCall(list(messages), settings, json_schema))
-        if not self._queue:
-            return Completion(model_id=self.model_id, provider=self.name, error=NO_RESPONSE)
-        item = self._queue.popleft()
+        revision = any(m.role == "assistant" for m in messages)
+        (self.revision_history if revision else self.history).append(ScriptedCall(list(messages), settings,
+                                                                                  json_schema))
+        queue, empty = (self._revisions, NO_REVISION) if revision else (self._queue, NO_RESPONSE)
+        if not queue:
+            return Completion(model_id=self.model_id, provider=self.name, error=empty)
+        item = queue.popleft()
         if isinstance(item, Completion):
             return item
         return Completion(text=item, model_id=self.model_id, provider=self.name, finish_reason="stop")

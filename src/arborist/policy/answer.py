@@ -7,7 +7,7 @@ answer, and a layout change never changes the verifier hash.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -20,6 +20,11 @@ from arborist.prompting.modes import MODES, PROMPT_VERSION, check_mode, system_p
 from arborist.retrieval.search import SearchSettings
 
 POLICY_VERSION: Literal[1] = 1
+# What the answer path may do with the verifier's findings before it settles on an answer (answer.repair):
+# snap = quotes snapped to admitted evidence and claims re-attributed (no model call); revise = one revision turn
+# fed the findings; all = both.
+Repair = Literal["none", "snap", "revise", "all"]
+REPAIRS: tuple[str, ...] = get_args(Repair)
 GOVERNANCE_TAG = "arborist-governance-policy/1"
 
 
@@ -40,6 +45,12 @@ class AnswerPolicy(BaseModel):
     max_reminder_chars: int = Field(default=DEFAULT_MAX_REMINDER_CHARS, ge=16)
     model_id: str
     generation: GenerationSettings = Field(default_factory=GenerationSettings)
+    repair: Repair = Field(
+        default="all",
+        description="what the answer path does with the verifier's findings: snap (quotes snapped to the "
+        "admitted evidence, claims re-attributed; no model call), revise (one revision turn fed the findings), "
+        "all (both), none",
+    )
     grounded_quotes: bool = Field(
         default=False,
         description="quote and claim_lattice: the generation schema makes every quote one sentence of the block "

@@ -30,7 +30,7 @@ from arborist.verify.lexicon import Lexicon, build_lexicon
 
 # The verifier's logic version: bumped when a check's code changes what it decides (history: CHANGELOG.md). Its
 # word tables need no bump: `rule_tables_digest` hashes them.
-POLICY_HASH_TAG = "arborist-verifier-policy/31"
+POLICY_HASH_TAG = "arborist-verifier-policy/32"
 
 
 class PolicyError(InputError, ValueError):
@@ -157,6 +157,12 @@ class VerifierPolicy(BaseModel):
         default_factory=_default_pairs, description="opposite word groups for the direction check"
     )
 
+    judged_claims: Literal["strict", "hybrid", "none"] = Field(
+        default="strict",
+        description="how far a claim the entailment judge accepted (a paraphrase of its genuine quote, no rule "
+        "vetoing) may carry an answer: strict (it verifies the claim like a quote), hybrid (an answer resting on "
+        "one is HYBRID at most), none (it verifies nothing: the claim stays PARTIAL)",
+    )
     entailment: JudgeSpec | None = Field(
         default=None, description="the pinned entailment judge that may accept a claim whose genuine quote holds its "
         "names and numbers but does not restate it word for word (rule vetoes still apply); None: rules only",

@@ -29,6 +29,8 @@ class Verdict(StrEnum):
 
 
 VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN, Verdict.VERIFIED_ENTAILED})
+# What a verified claim rests on: the rules' reading of its quote or span, or the judge's of a paraphrase.
+QUOTED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN})
 
 
 class AuditMode(StrEnum):
@@ -81,6 +83,7 @@ class Reason(StrEnum):
     INSTRUCTION_SUPPORT = "INSTRUCTION_SUPPORT"
     INSTRUCTION_QUOTED = "INSTRUCTION_QUOTED"
     NOT_ENTAILED = "NOT_ENTAILED"
+    JUDGED_SUPPORT = "JUDGED_SUPPORT"
 
 
 REASONS: dict[Reason, str] = {
@@ -135,6 +138,8 @@ REASONS: dict[Reason, str] = {
     "STRICT: the verifier abstains for the model, keeping its claims as an unverified draft (Rule 13)",
     Reason.NOT_ENTAILED: "the quote is genuine and holds the claim's names and numbers, but the claim does not restate "
     "it word for word and the entailment judge scored it below its threshold",
+    Reason.JUDGED_SUPPORT: "a claim is verified only by the entailment judge's reading of a paraphrase, and the "
+    "verifier policy (judged_claims) lets a judged claim carry an answer only to HYBRID, or not at all",
     Reason.NO_CLAIMS: "the answer has neither claims nor abstained requests",
     Reason.ABSTAINED: "the answer abstains from every request and claims nothing",
     Reason.PARTIAL_ABSTENTION: "the answer claims something and abstains from some requests",

@@ -73,9 +73,14 @@ def restrictions(text: Text) -> list[tuple[int, int, int]]:
 
 def restriction_dropped(claim: Text, support: Text) -> str:
     """A note when the support holds its statement only under a restriction whose head the claim does not state,
-    or a number of which it does not state ("For children aged 6 to 11, ..." under a claim on children); else ''."""
+    or a number of which it does not state ("For children aged 6 to 11, ..." under a claim on children); else ''.
+    A condition that holds numbers, every one of which the claim states, is what the claim is about, not a scope
+    it drops ("refunded in full if the customer asks within 30 days" under "the refund window is 30 days")."""
     numbers = {t.norm for t in claim.tokens if t.number}
     for first, end, head in restrictions(support):
+        held = {support.tokens[k].norm for k in range(first, end) if support.tokens[k].number}
+        if support.tokens[first].norm in CONDITIONS and held and held <= numbers:
+            continue
         if support.stems[head] not in claim.content or any(
                 support.tokens[k].number and support.tokens[k].norm not in numbers for k in range(head + 1, end)):
             return f"scope: its support holds it only '{span_text(support, first, end - 1)}'; the claim leaves that out"

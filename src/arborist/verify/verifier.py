@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field, computed_field
 
 from arborist.guards import missed_answer
 from arborist.guards.instruction import InstructionGuardResult, instruction_guard
@@ -37,11 +37,13 @@ from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
 from arborist.verify.reading import Finding, states
-from arborist.verify.reasons import VERIFIED, AuditMode, Label, Reason, Verdict
+from arborist.verify.reasons import QUOTED, VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
 from arborist.verify.slots import asked_stems, fills, question_slot
 from arborist.verify.swaps import subject_replaced, swapped
 from arborist.verify.vetoes import compare
+
+Basis = Literal["quoted", "judged"]
 
 
 class ClaimChecks(BaseModel):
@@ -62,6 +64,15 @@ class ClaimVerification(BaseModel):
     checks: ClaimChecks
     entailment: float | None = None  # the judge's score, where the judge was asked (stage 3; see `judge`)
     decided_by: str = ""  # the stage that decided: "rules", "judge", or the stage that failed
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def basis(self) -> Basis | None:
+        """What a verified claim rests on: "quoted" (the rules verified it against its quote or span) or "judged"
+        (the entailment judge accepted a paraphrase, with its score in `entailment`); None when not verified."""
+        if self.verdict is Verdict.VERIFIED_ENTAILED:
+            return "judged"
+        return "quoted" if self.verdict in QUOTED else None
 
     @property
     def decision(self) -> str:
@@ -92,6 +103,25 @@ class Verification(BaseModel):
     reasons: list[Reason]  # answer-level
     notes: list[str]
     verifier_policy_hash: str
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def basis(self) -> Basis | None:
+        """What a STRICT label rests on: "quoted" (every claim verified by the rules) or "judged" (at least one
+        claim by the entailment judge); None for any other label."""
+        if self.label is not Label.STRICT:
+            return None
+        return "judged" if self.n_entailed else "quoted"
+
+    @property
+    def basis_note(self) -> str:
+        """"1 of 2 claims judged" when a verified claim rests on the judge, else "": shown beside the label."""
+        return f"{self.n_entailed} of {self.n_claims} claims judged" if self.n_entailed else ""
+
+    @property
+    def label_text(self) -> str:
+        """The label as every surface shows it: "STRICT (1 of 2 claims judged)", or the label alone."""
+        return f"{self.label.value} ({self.basis_note})" if self.basis_note else self.label.value
 
     @classmethod
     def unverifiable(cls, question: str, mode: str, why: str, policy: VerifierPolicy | None = None) -> Verification:
@@ -614,10 +644,18 @@ def verify_answer(
             claims[k] = claim.model_copy(update={
                 "verdict": Verdict.PARTIAL, "decided_by": "veto", "notes": notes_k,
                 "reasons": [*claim.reasons, *(r for r in (Reason.INSTRUCTION_QUOTED,) if r not in claim.reasons)]})
-    n = len(claims)
-    n_verified = sum(c.verdict in VERIFIED for c in claims)
     reasons: list[Reason] = []
     notes: list[str] = []
+    judged = [k for k, c in enumerate(claims) if c.verdict is Verdict.VERIFIED_ENTAILED]
+    if judged and policy.judged_claims == "none":  # the judge's acceptance verifies nothing under this policy
+        for k in judged:
+            claims[k] = claims[k].model_copy(update={
+                "verdict": Verdict.PARTIAL, "decided_by": "policy",
+                "reasons": [*claims[k].reasons, Reason.JUDGED_SUPPORT],
+                "notes": [*claims[k].notes, "judged, not quoted: the policy (judged_claims none) does not let the "
+                          "judge verify a claim"]})
+    n = len(claims)
+    n_verified = sum(c.verdict in VERIFIED for c in claims)
 
     if n == 0:
         label = Label.ABSTAINED if parsed.abstained_requests else Label.UNGROUNDED
@@ -640,6 +678,11 @@ def verify_answer(
                 label = Label.HYBRID
                 notes.append("instruction guard: STRICT demoted to HYBRID (a claim rests only on flagged evidence)")
 
+    if judged and policy.judged_claims == "hybrid" and label is Label.STRICT:
+        _add(reasons, Reason.JUDGED_SUPPORT)
+        notes.append(f"{len(judged)} of {n} claims rest on the entailment judge; the policy (judged_claims hybrid) "
+                     "lets a judged claim carry an answer to HYBRID at most: STRICT demoted to HYBRID")
+        label = Label.HYBRID
     cited_ids = list(dict.fromkeys(i for item in items for i in item.evidence_ids if i in prepared))
     cited = [prepared[i] for i in cited_ids]
     if policy.title_relevance and subject and cited:

@@ -93,6 +93,9 @@ class AnswerSummary(BaseModel):
     contract: ContractCounts
     labels: dict[str, int]
     label_gold: dict[str, LabelGold]
+    strict_quoted: LabelGold | None = Field(
+        default=None, description="STRICT rows every claim of which the rules verified (no claim judged): STRICT "
+        "(quoted), beside STRICT (any) in label_gold")
     gold_in_answer: Measured
     diagnosis: DiagnosisCounts
     usage: Usage
@@ -240,9 +243,12 @@ def summarise_answers(rows: list[Row], arm: str) -> AnswerSummary:
         )
         for label in order
     }
+    quoted = [r for r in mine if r.verifier.label == "STRICT" and r.verifier.basis != "judged"]
+    strict_quoted = LabelGold(rows=len(quoted), gold=sum(1 for r in quoted if r.diagnosis.gold_in_answer),
+                              gold_measured=sum(1 for r in quoted if r.diagnosis.gold_in_answer is not None))
     return AnswerSummary(
         arm=arm, rows=len(mine), contract=contract_counts(mine),
-        labels={label: labels.get(label, 0) for label in order}, label_gold=label_gold,
+        labels={label: labels.get(label, 0) for label in order}, label_gold=label_gold, strict_quoted=strict_quoted,
         gold_in_answer=Measured(value=mean([float(bool(r.diagnosis.gold_in_answer)) for r in gold_rows]),
                                 rows_covered=len(gold_rows), rows_not_measured=gold_missing),
         diagnosis=diagnosis_counts(mine), usage=usage(mine), samples=sample_sharing(mine),

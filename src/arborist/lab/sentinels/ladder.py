@@ -178,7 +178,10 @@ def run_ladder(
     sentinel_policy: SentinelPolicy | None = None, burn: bool = False,
     progress: Reporter | None = None,
 ) -> tuple[Path, LadderResult]:
-    """Run the ladder into a new run directory under `out`; (run directory, result)."""
+    """Run the ladder into a new run directory under `out`; (run directory, result). A rung asks whether the
+    model reads the sentinel it was shown, so its answers are never repaired: a revision turn would tell the
+    model which values its quote holds (the answer policy's repair is set to none, and config.json says so)."""
+    policy = policy.model_copy(update={"repair": "none"})
     sp = sentinel_policy or SentinelPolicy()
     mapping = load_map(store)
     if mapping.facts_digest != facts.digest():

@@ -51,7 +51,11 @@
     const b = row.diagnosis.boundary || "not measured";
     return badge(b, "b-" + b.replace(" ", "_"));
   }
-  function labelBadge(label) { return badge(label || "no label", "l-" + (label || "none")); }
+  function labelBadge(label, verifier) {
+    // a STRICT that rests on the entailment judge says so wherever the label is shown
+    const judged = verifier && verifier.n_judged ? " (" + verifier.n_judged + " judged)" : "";
+    return badge((label || "no label") + judged, "l-" + (label || "none"));
+  }
   function pre(text, cls) { return h("pre", { class: cls || "" }, text); }
   function pretty(obj) { return JSON.stringify(obj, null, 2); }
 
@@ -239,12 +243,32 @@
         h("td", {}, String(i + 1)),
         h("td", {}, it.text || ""),
         h("td", {}, (it.evidence_ids || (it.evidence_id ? [it.evidence_id] : [])).join(", ")),
-        h("td", {}, v ? badge(v.verdict, "v-" + v.verdict) : h("i", {}, "not recorded")),
+        h("td", {}, v ? [badge(v.verdict, "v-" + v.verdict), v.basis ? " " + v.basis + (v.basis === "judged" && v.entailment !== null && v.entailment !== undefined ? " " + fmt(v.entailment, 2) : "") : ""] : h("i", {}, "not recorded")),
         h("td", {}, v ? (v.reasons || []).join(", ") : ""),
         h("td", { class: f && f.found && f.found.miscited ? "warn" : "" }, where),
         h("td", { class: "small" }, checks));
     });
     return table(["#", "claim", "cites", "verdict", "reasons", "quote", "checks"], body, { id: "claims" });
+  }
+
+  // What the answer repairs did: the model's quote beside the span it was snapped to, and the first answer
+  // beside the revised one.
+  function repairsView(trace) {
+    const repairs = (trace && trace.repairs) || [];
+    const attempts = (trace && trace.attempts) || [];
+    if (!repairs.length && !attempts.length) return null;
+    const rows = repairs.map((r) => h("tr", { class: "repair" },
+      h("td", {}, r.kind), h("td", {}, r.claim === null || r.claim === undefined ? "" : String(r.claim + 1)),
+      h("td", {}, r.quote_before || ""), h("td", {}, r.quote_after || ""),
+      h("td", {}, (r.evidence_before || []).join(", ") + (r.evidence_after && r.evidence_after.length ? " → " + r.evidence_after.join(", ") : "")),
+      h("td", { class: "num" }, r.distance === null || r.distance === undefined ? "" : String(r.distance)),
+      h("td", { class: "small" }, r.detail || "")));
+    return h("section", { id: "repairs" },
+      h("h3", {}, "Repairs"),
+      rows.length ? table(["kind", "claim", "the model's quote", "now", "cites", "edits", "detail"], rows, { id: "repairs-table" }) : null,
+      attempts.length ? table(["attempt", "label", "kept", "answer"], attempts.map((a) => h("tr", {},
+        h("td", {}, a.kind), h("td", {}, labelBadge(a.label)), h("td", {}, a.kept ? "kept" : "not kept"),
+        h("td", {}, pre(a.answer ? pretty(a.answer) : "(" + a.contract + ")", "attempt-answer")))), { id: "attempts" }) : null);
   }
 
   function questionView(row, run, opts) {
@@ -301,9 +325,10 @@
       h("h3", {}, "Contract"),
       kv([["valid", row.contract.valid ? "yes" : "no"], ["reason", row.contract.reason], ["detail", row.contract.detail || "—"], ["abstention", row.contract.abstention]]),
       h("h3", {}, "Verifier"),
-      h("p", {}, labelBadge(row.verifier.label), " ", row.verifier.audit_mode || "", " ", (row.verifier.reasons || []).join(", ")),
+      h("p", {}, labelBadge(row.verifier.label, row.verifier), " ", row.verifier.audit_mode || "", " ", (row.verifier.reasons || []).join(", ")),
       trace && trace.verifier_notes && trace.verifier_notes.length ? h("ul", {}, trace.verifier_notes.map((n) => h("li", {}, n))) : null,
       claimsTable(row, findings),
+      repairsView(trace),
       trace ? null : h("p", { class: "muted" }, "Per-claim verdicts are not recorded in this run's rows (written since the viewer); quote positions are located by the viewer."),
       h("h3", {}, "Guards"),
       h("p", { id: "guards" }, row.verifier.guard_warning ? badge("missed-answer warning", "warn-b") : "no missed-answer warning",
@@ -388,7 +413,7 @@
         h("tr", { class: "q-row", "data-boundary": r.diagnosis.boundary || "not measured", "data-query": r.query_id,
           onclick: () => setHash({ row: String(i) }) },
         h("td", { class: "num" }, String(i + 1)), h("td", { class: "mono" }, r.query_id), h("td", {}, r.arm), h("td", {}, String(r.sample)),
-        h("td", {}, boundaryBadge(r)), h("td", {}, labelBadge(r.verifier.label)),
+        h("td", {}, boundaryBadge(r)), h("td", {}, labelBadge(r.verifier.label, r.verifier)),
         h("td", {}, r.diagnosis.gold_in_answer === true ? "yes" : r.diagnosis.gold_in_answer === false ? "no" : "n/a"),
         h("td", {}, r.source), h("td", { class: "qtext" }, r.question))), { id: "questions" }));
   }
@@ -456,7 +481,7 @@
       : h("p", { class: "warn", id: "verdict" }, "No paired verdict: " + (DATA.comparison_error || "not computed"));
     const page = Math.max(1, parseInt(p.page || "1", 10) || 1);
     const changed = pairs.filter((x) => x.changed).length;
-    const cell = (r) => r ? [boundaryBadge(r), " ", labelBadge(r.verifier.label), " gold " + (r.diagnosis.gold_in_answer === true ? "yes" : r.diagnosis.gold_in_answer === false ? "no" : "n/a")] : "—";
+    const cell = (r) => r ? [boundaryBadge(r), " ", labelBadge(r.verifier.label, r.verifier), " gold " + (r.diagnosis.gold_in_answer === true ? "yes" : r.diagnosis.gold_in_answer === false ? "no" : "n/a")] : "—";
     append(app,
       h("h1", {}, "Compare"),
       kv([["A", a.name + " · " + (a.config.model_id || "") + " · arm " + armA + " · " + ((a.status || {}).state || "?")],

@@ -1,0 +1,393 @@
+"""Answer repairs: the verifier's findings act on the answer before it is settled.
+
+The verifier's reason codes are outside feedback, specific and reproducible, so the answer path may act on
+them (a model critiquing itself may not). Three repairs, chosen by the answer policy's `repair`:
+
+- **snap** (no model call): a claim whose quote is in no admitted block gets, as its quote, the closest span of
+  admitted evidence within `SNAP_BUDGET` edits per character (`snap_quote`); its citation moves to the block that
+  holds the span. Then a claim whose quote lacks its names or numbers (or has no quote in the evidence) is
+  **re-attributed** to an admitted sentence that holds all of them, if that sentence passes the claim's checks
+  (rules, then the judge).
+- **revise** (one model call): an answer neither STRICT nor ABSTAINED gets one follow-up turn in the same
+  conversation, holding the findings in plain words (`findings`), and the revised answer is verified afresh.
+
+A repair never edits a claim's words: a snapped or re-attributed quote is a verbatim span of admitted evidence, and
+every check runs again on it. Of the attempts, the better label wins (`LABEL_RANK`); on a tie the first stands, and
+every attempt stays in the record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from arborist.answer.contract import check_contract
+from arborist.answer.pipeline import sample_settings
+from arborist.answer.record import AnswerRecord, Attempt, Repair
+from arborist.answer.verification import verify_contract_answer
+from arborist.models.base import Message, Provider
+from arborist.text import sentence_bounds
+from arborist.verify import Verification, VerifierPolicy
+from arborist.verify.normalize import content_stems, name_tokens, tokenise
+from arborist.verify.reasons import VERIFIED, Label, Reason, Verdict
+
+# A quote is snapped to a span of admitted evidence at most this many edits per character of the quote away
+# (characters of its normalised words: case, punctuation and spacing never count), and at least SNAP_MIN_EDITS.
+SNAP_BUDGET = 0.2
+SNAP_MIN_EDITS = 2
+SNAP_MIN_TOKENS = 3  # a shorter quote names too little to say where it came from
+REATTRIBUTE_TRIES = 3  # admitted sentences tried per claim, the best-matching first
+# A re-attribution must verify by the rules: it searches the evidence for a premise, and a search that the judge
+# decides buys its false accepts (the judge gave 0.89 to a rejected proposal's "extend ... from 30 to 60 days"
+# as proof that the window "is 30 to 60 days").
+RULE_VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN})
+# Which of two attempts is better: an abstention is more honest than an answer nothing verifies.
+LABEL_RANK: dict[Label, int] = {Label.STRICT: 3, Label.HYBRID: 2, Label.ABSTAINED: 1, Label.UNGROUNDED: 0}
+SNAPS = ("snap", "all")
+REVISES = ("revise", "all")
+
+
+_CLOSERS = frozenset(".!?")
+
+
+@dataclass(frozen=True)
+class Snap:
+    evidence_id: str
+    span: str
+    distance: int
+
+
+def _words(text: str) -> tuple[list[Any], str]:
+    tokens = tokenise(text)
+    return tokens, " ".join(t.norm for t in tokens)
+
+
+def snap_quote(quote: str, blocks: Sequence[tuple[str, str]]) -> Snap | None:
+    """The span of `blocks` ((evidence id, text), the cited first) closest to `quote` within the edit budget, as
+    the block writes it; None when none is close enough. Spans are whole words, of the quote's length give or take
+    a fifth; on a tie the earlier block, then the earlier span, wins. Alignment by rapidfuzz's Levenshtein
+    distance with a score cutoff (C, bit-parallel), so thousands of candidate spans cost milliseconds."""
+    qtokens, query = _words(quote)
+    n = len(qtokens)
+    if n < SNAP_MIN_TOKENS:
+        return None
+    budget = max(SNAP_MIN_EDITS, int(SNAP_BUDGET * len(query)))
+    slack = max(1, round(n / 5))
+    lengths = sorted(range(max(1, n - slack), n + slack + 1), key=lambda k: abs(k - n))
+    where: list[tuple[str, int, int]] = []
+    choices: list[str] = []
+    for eid, text in blocks:
+        tokens = tokenise(text)
+        norms = [t.norm for t in tokens]
+        for i in range(len(tokens)):
+            for k in lengths:
+                if i + k <= len(tokens):
+                    where.append((eid, tokens[i].start, tokens[i + k - 1].end))
+                    choices.append(" ".join(norms[i : i + k]))
+    best = process.extractOne(query, choices, scorer=Levenshtein.distance, score_cutoff=budget)
+    if best is None:
+        return None
+    _, distance, index = best
+    eid, start, end = where[index]
+    text = dict(blocks)[eid]
+    if quote.rstrip()[-1:] in _CLOSERS and text[end : end + 1] in _CLOSERS:  # the sentence's full stop, as quoted
+        end += 1
+    return Snap(evidence_id=eid, span=text[start:end], distance=int(distance))
+
+
+def _anchors(text: str) -> set[str]:
+    """The numbers and names of a claim, normalised: what a sentence must hold to be its quote."""
+    tokens = tokenise(text)
+    return {t.norm for t in tokens if t.number} | {t.norm for t in name_tokens(text, tokens)}
+
+
+def _candidates(claim: str, question: str, blocks: Sequence[tuple[str, str]], anchors: set[str]) -> list[tuple[str, str]]:
+    """Admitted sentences ((evidence id, sentence)) holding every anchor, the most words shared with the claim and
+    the question first."""
+    wanted = content_stems(claim) | content_stems(question)
+    found: list[tuple[int, int, str, str]] = []
+    for eid, text in blocks:
+        for start, end in sentence_bounds(text):
+            sentence = text[start:end]
+            if anchors <= {t.norm for t in tokenise(sentence)}:
+                found.append((-len(content_stems(sentence) & wanted), len(found), eid, sentence))
+    return [(eid, s) for _, _, eid, s in sorted(found)[:REATTRIBUTE_TRIES]]
+
+
+class Reverifier:
+    """Verifies an answer dict over one record's evidence, as the record's verification was made."""
+
+    def __init__(self, record: AnswerRecord, policy: VerifierPolicy, weights: Mapping[str, float] | None) -> None:
+        self.record = record
+        self.policy = policy
+        self.weights = weights
+        self.evidence = [{"id": e.evidence_id, "title": e.title, "text": e.text} for e in record.evidence]
+        self.blocks = [(e.evidence_id, e.text) for e in record.evidence]
+
+    def __call__(self, answer: dict[str, Any]) -> Verification:
+        contract = self.record.contract.model_copy(update={"answer": answer})
+        return verify_contract_answer(self.record.question, self.record.policy.mode, contract, self.evidence,
+                                      self.policy, self.weights)
+
+
+def _claims(answer: dict[str, Any] | None) -> list[dict[str, Any]]:
+    claims = (answer or {}).get("claims")
+    return claims if isinstance(claims, list) else []
+
+
+def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
+    """Snap and re-attribute the claims of a verified claim_lattice record (no model call); the record as it was
+    when nothing changed. The returned record is verified afresh and lists what was done in `repairs`."""
+    v = record.verification
+    if record.policy.mode != "claim_lattice" or v is None or record.contract.answer is None:
+        return record
+    answer = {**record.contract.answer, "claims": [dict(c) for c in _claims(record.contract.answer)]}
+    verdicts = {cv.index: cv for cv in v.claims}
+    repairs: list[Repair] = []
+    current = v
+    for i, claim in enumerate(answer["claims"]):
+        cv = verdicts.get(i)
+        if cv is None or cv.verdict in VERIFIED or not isinstance(claim.get("text"), str):
+            continue
+        before_quote, before_ids = claim.get("quote"), list(claim.get("evidence_ids") or [])
+        if (isinstance(before_quote, str) and Reason.QUOTE_NOT_FOUND in cv.reasons
+                and Reason.QUOTE_IN_UNCITED_EVIDENCE not in cv.reasons):
+            cited = [b for b in verify.blocks if b[0] in before_ids]
+            snap = snap_quote(before_quote, [*cited, *(b for b in verify.blocks if b[0] not in before_ids)])
+            if snap is not None:
+                claim["quote"], claim["evidence_ids"] = snap.span, [snap.evidence_id]
+                current = verify(answer)
+                repairs.append(Repair(kind="snapped", claim=i, quote_before=before_quote, quote_after=snap.span,
+                                      evidence_before=before_ids, evidence_after=[snap.evidence_id],
+                                      distance=snap.distance, detail=_verdict_note(current, i)))
+                if _verified(current, i):
+                    continue
+        anchors = _anchors(claim["text"])
+        if not anchors:
+            continue
+        for eid, sentence in _candidates(claim["text"], record.question, verify.blocks, anchors):
+            if sentence == claim.get("quote") and claim.get("evidence_ids") == [eid]:
+                continue
+            trial = {**answer, "claims": [*answer["claims"][:i], {**claim, "quote": sentence, "evidence_ids": [eid]},
+                                          *answer["claims"][i + 1 :]]}
+            checked = verify(trial)
+            if _verified(checked, i, by_rules=True):
+                repairs.append(Repair(kind="reattributed", claim=i, quote_before=claim.get("quote"),
+                                      quote_after=sentence, evidence_before=list(claim.get("evidence_ids") or []),
+                                      evidence_after=[eid], detail=_verdict_note(checked, i)))
+                answer, current = trial, checked
+                break
+    if not repairs:
+        return record
+    return _with_answer(record, answer, current, repairs)
+
+
+CLAIM_REPAIRS = ("snapped", "reattributed")
+
+
+def kept_claim_repairs(repairs: Sequence[Repair]) -> list[Repair]:
+    """The claim repairs made to the answer a record keeps: those after its last kept revision (the ones before
+    it were made to the first answer), or all of them."""
+    last = max((k for k, r in enumerate(repairs) if r.kind == "revised"), default=-1)
+    return [r for r in repairs[last + 1 :] if r.kind in CLAIM_REPAIRS]
+
+
+def apply_repairs(answer: dict[str, Any] | None, repairs: Sequence[Repair],
+                  evidence: Mapping[str, str]) -> tuple[dict[str, Any] | None, list[str]]:
+    """`answer` as the model gave it, with the recorded claim repairs replayed (each claim's quote and citation
+    replaced), and what in them does not hold: a repaired quote that is not a verbatim span of the evidence block
+    (`evidence`: id -> text) it now cites, or a claim the repair names that the answer lacks. What a validator
+    re-derives a repaired answer from."""
+    problems: list[str] = []
+    kept = kept_claim_repairs(repairs)
+    if not kept or answer is None:
+        return answer, problems
+    claims = [dict(c) if isinstance(c, dict) else c for c in _claims(answer)]
+    for r in kept:
+        if r.claim is None or not 0 <= r.claim < len(claims) or not isinstance(claims[r.claim], dict):
+            problems.append(f"a {r.kind} repair names claim {r.claim}, which the answer does not have")
+            continue
+        if r.quote_after is None or not any(r.quote_after in evidence.get(e, "") for e in r.evidence_after):
+            problems.append(f"claim {r.claim + 1}'s {r.kind} quote is not a span of {', '.join(r.evidence_after)}")
+        claims[r.claim] = {**claims[r.claim], "quote": r.quote_after, "evidence_ids": list(r.evidence_after)}
+    return {**answer, "claims": claims}, problems
+
+
+def _verified(v: Verification, i: int, by_rules: bool = False) -> bool:
+    """Whether claim `i` is verified (`by_rules`: by the rules alone, not by the judge)."""
+    accepted = RULE_VERIFIED if by_rules else VERIFIED
+    return any(cv.index == i and cv.verdict in accepted for cv in v.claims)
+
+
+def _verdict_note(v: Verification, i: int) -> str:
+    cv = next((cv for cv in v.claims if cv.index == i), None)
+    if cv is None:
+        return ""
+    why = f" ({', '.join(r.value for r in cv.reasons)})" if cv.reasons else ""
+    return f"then {cv.verdict.value}{why}"
+
+
+def _with_answer(record: AnswerRecord, answer: dict[str, Any], v: Verification, repairs: list[Repair]) -> AnswerRecord:
+    by_eid = {e.evidence_id: e.chunk_id for e in record.evidence}
+    cited = list(dict.fromkeys(eid for c in _claims(answer) for eid in c.get("evidence_ids") or []))
+    contract = record.contract.model_copy(update={"answer": answer, "cited_evidence_ids": cited})
+    return record.model_copy(update={
+        "contract": contract, "verification": v, "repairs": [*record.repairs, *repairs],
+        "citation_chunk_ids": [by_eid[e] for e in cited if e in by_eid]})
+
+
+# -- the revision turn ------------------------------------------------------------
+
+# What a failed claim is told, by the stage that failed it (ClaimVerification.decided_by), in words a small model
+# acts on; the reason codes' own meanings (verify.reasons.REASONS) are written for people reading a report.
+_STAGE_FINDINGS: dict[str, str] = {
+    "grounding": "its quote is not copied word for word from the block it cites",
+    "support": "its quote does not say what the claim says",
+    "veto": "its quote says something different from the claim",
+    "caps": "it cites too many blocks or a block that is not in the evidence",
+}
+_ANSWER_FINDINGS: dict[Reason, str] = {
+    Reason.SLOT_UNFILLED: "the question asks for a number or a date, and no claim states one",
+    Reason.OFF_TOPIC: "no claim answers the question that was asked",
+    Reason.QUESTION_TERMS_ABSENT: "the claims leave out what the question names",
+    Reason.SUBJECT_ABSENT: "the cited evidence does not mention what the question is about",
+    Reason.PARTIAL_ABSTENTION: "part of the question was not answered",
+}
+
+
+def _quote_of(answer: dict[str, Any] | None, i: int) -> str:
+    claims = _claims(answer)
+    quote = claims[i].get("quote") if i < len(claims) and isinstance(claims[i], dict) else None
+    return quote if isinstance(quote, str) else ""
+
+
+def _numbers(text: str) -> list[str]:
+    return list(dict.fromkeys(t.surface for t in tokenise(text) if t.number))
+
+
+def findings(v: Verification, answer: dict[str, Any] | None = None) -> list[str]:
+    """The verifier's findings on an answer, in plain words: what a revision turn tells the model. A claim whose
+    number its quote lacks is told the numbers the quote has ("its quote has no 60; it has 30"): the finding
+    then says what would be right, which a small model acts on where "has no 60" alone left it unmoved."""
+    out: list[str] = []
+    for cv in v.claims:
+        if cv.verdict in VERIFIED:
+            continue
+        missing = cv.checks.entities.missing
+        if missing:
+            said = f"its quote has no {', '.join(missing)}"
+            has = _numbers(_quote_of(answer, cv.index)) if any(t.number for m in missing for t in tokenise(m)) else []
+            if has:
+                said += f"; it has {', '.join(has)}"
+        elif Reason.QUOTE_MISSING in cv.reasons:
+            said = "it has no quote"
+        else:
+            said = _STAGE_FINDINGS.get(cv.decided_by, "its quote does not say what the claim says")
+        out.append(f'Claim {cv.index + 1} says "{cv.text}", but {said}.')
+    out += [_ANSWER_FINDINGS[r].capitalize() + "." for r in v.reasons if r in _ANSWER_FINDINGS]
+    return out
+
+
+REVISION_REQUEST = (
+    "Your answer has these problems:\n{findings}\n\n"
+    "Correct the answer: change each claim so that it says only what its quote says, or leave the claim out. "
+    "Each quote must be copied exactly from the evidence block it cites. If no sentence of the evidence answers "
+    "the question, give no claims and put the question in abstained_requests. Give the corrected answer as JSON "
+    "in the same shape."
+)
+
+
+def revision_turns(record: AnswerRecord, v: Verification) -> list[Message]:
+    """The two turns a revision adds to the first prompt: the model's own answer, then the findings."""
+    listed = "\n".join(f"- {line}" for line in findings(v, record.contract.answer))
+    return [Message(role="assistant", content=record.completion.text),
+            Message(role="user", content=REVISION_REQUEST.format(findings=listed))]
+
+
+def _stray_abstentions(question: str, answer: dict[str, Any] | None) -> list[str]:
+    """Abstained requests that share no content word with the question: a revision that copied the findings (or
+    anything else) into abstained_requests has not abstained from what was asked."""
+    asked = content_stems(question)
+    requests = (answer or {}).get("abstained_requests") or []
+    return [r for r in requests if isinstance(r, str) and not content_stems(r) & asked]
+
+
+def better(first: Verification, second: Verification) -> bool:
+    """Whether the second attempt's label beats the first's: a higher rank (`LABEL_RANK`), never bought with fewer
+    verified claims. A tie keeps the first."""
+    return (LABEL_RANK[second.label] > LABEL_RANK[first.label]) and second.n_verified >= first.n_verified
+
+
+def _attempt(kind: Literal["first", "revision", "sample"], record: AnswerRecord, kept: bool, added: list[Message] | None = None) -> Attempt:
+    v = record.verification
+    return Attempt(kind=kind, messages_added=added or [], completion=record.completion, contract=record.contract,
+                   label=v.label.value if v else None, n_verified=v.n_verified if v else 0,
+                   n_claims=v.n_claims if v else 0, kept=kept)
+
+
+def revise(record: AnswerRecord, provider: Provider | None, verify: Reverifier, snap: bool) -> AnswerRecord:
+    """One revision turn for a verified record that is neither STRICT nor ABSTAINED (else the record as it is)."""
+    v = record.verification
+    if v is None or v.label in (Label.STRICT, Label.ABSTAINED) or record.contract.answer is None or provider is None:
+        return record
+    turns = revision_turns(record, v)
+    evidence_ids = [e.evidence_id for e in record.evidence]
+    completion = provider.complete([*record.prompt.messages, *turns],
+                                   sample_settings(record.policy.generation, record.sample_index),
+                                   json_schema=record.prompt.json_schema)
+    contract = check_contract(record.policy.mode, completion.text, evidence_ids, provider_error=completion.error)
+    first = record.model_copy(update={"repairs": [], "attempts": []})
+    stray = _stray_abstentions(record.question, contract.answer)
+    problem = (f"the revision's server call failed ({completion.error})" if completion.error
+               else f"the revision broke the answer contract ({contract.reason})" if not contract.valid
+               else f"the revision abstained from a request the question does not make ({stray[0][:60]!r})"
+               if stray else None)
+    if problem is not None:  # nothing is lost: the first answer stands, the failed attempt is kept beside it
+        failed = record.model_copy(update={"completion": completion, "contract": contract})
+        return record.model_copy(update={
+            "attempts": [_attempt("first", first, True), _attempt("revision", failed, False, turns)],
+            "repairs": [*record.repairs, Repair(kind="revision_failed", detail=f"{problem}: the first answer stands")]})
+    by_eid = {e.evidence_id: e.chunk_id for e in record.evidence}
+    second = record.model_copy(update={
+        "completion": completion, "contract": contract, "repairs": [], "attempts": [],
+        "citation_chunk_ids": [by_eid[e] for e in contract.cited_evidence_ids if e in by_eid]})
+    second = second.model_copy(update={"verification": verify(contract.answer or {})})
+    if snap:
+        second = repair_claims(second, Reverifier(second, verify.policy, verify.weights))
+    sv = second.verification
+    if sv is not None and better(v, sv):
+        detail = f"the revision is {sv.label.value} ({sv.n_verified}/{sv.n_claims}); the first was {v.label.value} " \
+                 f"({v.n_verified}/{v.n_claims})"
+        return second.model_copy(update={
+            "attempts": [_attempt("first", first, False), _attempt("revision", second, True, turns)],
+            "repairs": [*record.repairs, Repair(kind="revised", detail=detail), *second.repairs]})
+    detail = (f"the revision is {sv.label.value} ({sv.n_verified}/{sv.n_claims}), no better than the first "
+              f"{v.label.value} ({v.n_verified}/{v.n_claims}): the first stands" if sv is not None else "")
+    return record.model_copy(update={
+        "attempts": [_attempt("first", first, True), _attempt("revision", second, False, turns)],
+        "repairs": [*record.repairs, Repair(kind="kept_first", detail=detail)]})
+
+
+def repair_answer(record: AnswerRecord, provider: Provider | None, policy: VerifierPolicy,
+                  weights: Mapping[str, float] | None) -> AnswerRecord:
+    """A verified record repaired as its answer policy says (`repair`), timed under timings['repair']."""
+    kind = record.policy.repair
+    if kind == "none" or record.verification is None:
+        return record
+    t = time.perf_counter()
+    verify = Reverifier(record, policy, weights)
+    if kind in SNAPS:
+        record = repair_claims(record, verify)
+    if kind in REVISES:
+        record = revise(record, provider, Reverifier(record, policy, weights), snap=kind in SNAPS)
+    seconds = round(time.perf_counter() - t, 6)
+    timings = {**record.timings, "repair": seconds}
+    if "total" in timings:
+        timings["total"] = round(timings["total"] + seconds, 6)
+    return record.model_copy(update={"timings": timings})
+

@@ -1,0 +1,201 @@
+"""Answer repairs (`arborist.answer.repair`): quotes snapped, claims re-attributed, one revision turn.
+
+The scripted provider plays the model, so each test says exactly what the model answered first and what it
+answered when shown the verifier's findings; the verifier runs for real (rules only: no judge model here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arborist import engine
+from arborist.answer.repair import findings, snap_quote
+from arborist.corpus import ChunkingSettings, CorpusStore, open_store
+from arborist.governance.audit import verify_chain
+from arborist.ingest import ingest_paths
+from arborist.models.base import Completion
+from arborist.models.scripted import ScriptedProvider
+from arborist.policy.answer import AnswerPolicy, build_policy, governance_policy_hash
+from arborist.retrieval.search import SearchSettings
+from arborist.verify import Label, Reason, VerifierPolicy
+
+DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
+QUESTION = "How long is the refund window for annual plans?"
+IN_FORCE = ("A new annual subscription on the Starter, Team, or Business plan can be refunded in full if the "
+            "customer asks within 30 days of the start of the annual term.")
+RULES = VerifierPolicy()  # entailment none: the rules alone
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[CorpusStore]:
+    db = tmp_path / "demo.db"
+    ingest_paths(db, [DEMO / "corpus"], ChunkingSettings(), embed=False)
+    with open_store(db, write=True) as s:
+        yield s
+
+
+def policy(repair: str) -> AnswerPolicy:
+    return build_policy(model_id="scripted:scripted", search=SearchSettings(routes=("bm25", "title")), repair=repair)
+
+
+def claim(text: str, quote: str, *eids: str) -> dict[str, object]:
+    return {"text": text, "evidence_ids": list(eids), "quote": quote}
+
+
+def answer(*claims: dict[str, object], abstained: tuple[str, ...] = ()) -> str:
+    return json.dumps({"claims": list(claims), "abstained_requests": list(abstained)})
+
+
+def evidence_id_of(store: CorpusStore, pol: AnswerPolicy, text: str) -> str:
+    """The evidence id (E1...) the answer path gives the block holding `text` for QUESTION."""
+    probe = engine.query(store, QUESTION, pol.model_copy(update={"repair": "none"}),
+                         ScriptedProvider(answer()), RULES, burn=True)
+    return next(e.evidence_id for e in probe.evidence if text in e.text)
+
+
+def test_snap_finds_the_closest_span_within_the_budget_and_never_invents() -> None:
+    blocks = [("E1", "Intro text. " + IN_FORCE + " After 30 days, annual fees are not refunded."), ("E2", "Other.")]
+    snap = snap_quote("A new annual subscription on the Starter, Team or Business plan may be refunded fully if the "
+                      "customer asks within 30 days of the start of the annual term", blocks)
+    assert snap is not None and snap.evidence_id == "E1" and snap.span in blocks[0][1]
+    assert snap.span.startswith("A new annual subscription") and snap.distance > 0
+    assert snap_quote("the moon is made of green cheese and always has been", blocks) is None
+
+
+def test_a_misquote_is_snapped_to_the_evidence_recorded_and_audited(store: CorpusStore) -> None:
+    """The model cites the wrong block and misquotes: the quote snaps to the span it meant, in the block that holds
+    it, and the claim is then verified against that span."""
+    pol = policy("snap")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    other = evidence_id_of(store, pol, "Refund requests are filed in the `billing-general` queue.")
+    assert other != eid
+    misquote = IN_FORCE.replace("can be refunded in full", "may be refunded fully").replace("Team, or", "Team or")
+    first = answer(claim("An annual subscription can be refunded in full if the customer asks within 30 days.",
+                         misquote, other))
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(first), RULES, burn=True)
+    (snapped,) = [r for r in record.repairs if r.kind == "snapped"]
+    assert snapped.quote_before == misquote and snapped.quote_after == IN_FORCE
+    assert snapped.evidence_before == [other] and snapped.evidence_after == [eid]
+    assert any(snapped.quote_after in e.text for e in record.evidence)  # a verbatim span of admitted evidence
+    assert snapped.distance is not None and snapped.distance > 0
+    assert record.contract.answer is not None and record.contract.answer["claims"][0]["quote"] == snapped.quote_after
+    assert record.verification is not None and record.verification.label is Label.STRICT
+    event = store.db.execute("SELECT body FROM audit_events ORDER BY seq DESC LIMIT 1").fetchone()[0]
+    assert json.loads(event)["repairs"] == [{"kind": "snapped", "claim": 0}]
+    assert verify_chain(store.db).ok
+
+
+def test_a_snap_never_hides_a_wrong_number(store: CorpusStore) -> None:
+    """The quote snaps to the evidence's "30 days", and the claim's 60 is then still missing from it."""
+    pol = policy("snap")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    wrong = IN_FORCE.replace("within 30 days", "within 60 days")
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(answer(claim(
+        "An annual subscription can be refunded in full if the customer asks within 60 days.", wrong, eid))),
+        RULES, burn=True)
+    assert [r.kind for r in record.repairs][:1] == ["snapped"]
+    assert record.repairs[0].quote_after is not None and "30 days" in record.repairs[0].quote_after
+    v = record.verification
+    assert v is not None and v.label is not Label.STRICT
+    assert Reason.NUMBER_MISSING in v.claims[0].reasons
+
+
+def test_a_claim_whose_quote_lacks_its_number_is_reattributed(store: CorpusStore) -> None:
+    pol = policy("snap")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    unrelated = "Refund requests are filed in the `billing-general` queue."
+    other = evidence_id_of(store, pol, unrelated)
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(answer(claim(
+        "A new annual subscription can be refunded in full if the customer asks within 30 days of the start of "
+        "the annual term.", unrelated, other))), RULES, burn=True)
+    (moved,) = [r for r in record.repairs if r.kind == "reattributed"]
+    assert moved.quote_after == IN_FORCE and moved.evidence_after == [eid] and moved.evidence_before == [other]
+    assert record.verification is not None and record.verification.label is Label.STRICT
+
+
+def test_a_revision_fed_the_findings_replaces_a_worse_answer_and_both_are_kept(store: CorpusStore) -> None:
+    pol = policy("revise")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    second = answer(claim("A new annual subscription can be refunded in full if the customer asks within 30 days "
+                          "of the start of the annual term.", IN_FORCE, eid))
+    provider = ScriptedProvider(first, revisions=(second,))
+    record = engine.query(store, QUESTION, pol, provider, RULES, burn=True)
+    assert len(provider.history) == 1 and len(provider.revision_history) == 1
+    sent = provider.revision_history[0].messages
+    assert sent[: len(record.prompt.messages)] == record.prompt.messages  # the same conversation, continued
+    assert sent[-2].role == "assistant" and sent[-2].content == first
+    assert "its quote has no 60; it has 30" in sent[-1].content
+    assert record.verification is not None and record.verification.label is Label.STRICT
+    assert [a.kind for a in record.attempts] == ["first", "revision"] and record.attempts[1].kept
+    assert record.attempts[0].label == "UNGROUNDED" and record.completion.text == second
+    assert [r.kind for r in record.repairs] == ["revised"]
+    body = json.loads(store.db.execute("SELECT body FROM audit_events ORDER BY seq DESC LIMIT 1").fetchone()[0])
+    assert [(a["kind"], a["kept"]) for a in body["attempts"]] == [("first", False), ("revision", True)]
+
+
+def test_a_revision_no_better_keeps_the_first(store: CorpusStore) -> None:
+    pol = policy("revise")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(first, revisions=(first,)), RULES, burn=True)
+    assert record.completion.text == first and [r.kind for r in record.repairs] == ["kept_first"]
+    assert [a.kept for a in record.attempts] == [True, False]
+
+
+@pytest.mark.parametrize(("revision", "why"), [
+    ("{not json", "broke the answer contract (PARSE_FAILURE)"),
+    (Completion(model_id="scripted", provider="scripted", error="connection refused by 127.0.0.1:9"),
+     "server call failed (connection refused"),
+    (answer(abstained=("A checker compared your answer with the evidence",)), "abstained from a request the "
+     "question does not make"),
+])
+def test_a_failed_revision_keeps_the_first_answer_with_a_note(store: CorpusStore, revision: str | Completion,
+                                                               why: str) -> None:
+    pol = policy("revise")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(first, revisions=(revision,)), RULES, burn=True)
+    assert record.completion.text == first and record.contract.valid
+    (failed,) = record.repairs
+    assert failed.kind == "revision_failed" and why in failed.detail
+    assert [a.kept for a in record.attempts] == [True, False]
+    assert verify_chain(store.db).ok
+
+
+def test_a_strict_or_abstained_answer_is_never_revised(store: CorpusStore) -> None:
+    pol = policy("all")
+    provider = ScriptedProvider(answer(abstained=("How long is the refund window for annual plans?",)))
+    record = engine.query(store, QUESTION, pol, provider, RULES, burn=True)
+    assert not provider.revision_history and record.repairs == [] and record.attempts == []
+
+
+def test_the_repair_policy_is_in_the_hash_and_the_cache_key(store: CorpusStore) -> None:
+    hashes = {governance_policy_hash(policy(r)) for r in ("none", "snap", "revise", "all")}
+    assert len(hashes) == 4
+    eid = evidence_id_of(store, policy("none"), IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    engine.query(store, QUESTION, policy("none"), ScriptedProvider(first), RULES)
+    again = ScriptedProvider(first, revisions=(first,))
+    record = engine.query(store, QUESTION, policy("revise"), again, RULES)
+    assert not record.cache_hit and len(again.history) == 1  # never served the answer made under "none"
+    served = engine.query(store, QUESTION, policy("revise"), ScriptedProvider(), RULES)
+    assert served.cache_hit and served.repairs == record.repairs
+
+
+def test_findings_say_what_the_quote_lacks_in_plain_words(store: CorpusStore) -> None:
+    pol = policy("none")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(answer(
+        claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid),
+        claim("Refunds take 10 business days.", "Refunds are fast and painless for everyone involved.", eid))),
+        RULES, burn=True)
+    assert record.verification is not None
+    lines = findings(record.verification, record.contract.answer)
+    assert lines[0] == ('Claim 1 says "The refund window for annual plans is 30 to 60 days.", but its quote has '
+                        'no 60; it has 30.')
+    assert lines[1].startswith('Claim 2 says "Refunds take 10 business days.", but ')
