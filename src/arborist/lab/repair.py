@@ -746,11 +746,15 @@ def render_summary(repair_dir: Path, record: RepairRecord) -> str:
         out += ["## Recoveries per setting", "", "| setting | value | tried | recovered |", "|---|---|---|---|"]
         out += [f"| {r.setting} | {r.value} | {r.tried} | {r.recovered} |" for r in table]
         out.append("")
-    out += ["## Questions", "", "| question | lost at | verdict | recovered by (gold, STRICT) | tried | note |",
+    out += ["## Questions", "", "`lost elsewhere`: a value that moved the loss to another boundary without recovering "
+            "the question.", "", "| question | lost at | verdict | recovered by (gold, STRICT) | tried | note |",
             "|---|---|---|---|---|---|"]
     for q in sorted(record.questions, key=lambda q: (VERDICTS.index(q.verdict), q.id)):
         by = "; ".join(f"{a.setting}={a.value} ({_yes(a.gold)}, {_yes(a.strict)})" for a in q.recovered_by())
-        out.append(f"| {q.id} | {q.boundary} | {q.verdict} | {by or '—'} | {len(q.attempts)} | {q.why or ''} |")
+        moved = [f"{a.setting}={a.value} -> {a.boundary}" for a in q.attempts
+                 if a.outcome == "not recovered" and a.boundary not in (q.boundary, None)]
+        note = "; ".join(x for x in (q.why, "lost elsewhere: " + ", ".join(moved) if moved else "") if x)
+        out.append(f"| {q.id} | {q.boundary} | {q.verdict} | {by or '—'} | {len(q.attempts)} | {note} |")
     out += ["", "## The map", "", "Each boundary's settings, tried in this order (`lab.repair_ladders`).", "",
             "| lost at | settings |", "|---|---|"]
     out += [f"| {b} | {', '.join(s)} |" for b, s in rl.BOUNDARY_SETTINGS.items()]
