@@ -37,6 +37,7 @@ from arborist.lab.repair import (
 from arborist.lab.report import load_rows
 from arborist.lab.runner import RunRequest, execute, plan_run
 from arborist.lab.viewer import load_repair_dir, repair_page
+from arborist.lab.viewer.serve import render_path
 from arborist.policy.answer import AnswerPolicy
 from crash_harness import KILLED, count_statements, problems
 from crash_harness import run as run_killable
@@ -345,6 +346,9 @@ def test_the_repair_page_lists_questions_by_verdict_with_the_funnel_before_and_a
     shown = run_cli("lab", "view", repair_dir, "--output", tmp_path / "repair.html")
     assert shown.exit_code == 0, shown.stderr
     assert "renderRepair" in (tmp_path / "repair.html").read_text()
+    status, html = render_path(repair_dir.parent, f"/repair?path={repair_dir.name}", lambda a, b: (None, "no"))
+    assert status == 200 and '"kind":"repair"' in html
+    assert render_path(repair_dir.parent, "/repair?path=../..", lambda a, b: (None, "no"))[0] == 404
 
 
 # -- the CLI: --json, kill and continue --------------------------------------------------------------------------
