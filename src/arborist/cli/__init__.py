@@ -131,6 +131,9 @@ LAB_COMMANDS: CommandTable = {
     "validate": ("lab_cmd", "validate",
                  "Check a run directory: complete, exit 0, every row once, totals agree, model and policy as "
                  "configured."),
+    "repair": ("repair_cmd", "repair",
+               "Re-run each lost question alone under single-setting changes from its boundary; say which setting "
+               "recovers it."),
     "view": ("view_cmd", "view",
              "Show a run directory in the browser: diagnosis first, each question's journey, prompt to label."),
     "eval-retrieval": ("eval_cmd", "retrieval",

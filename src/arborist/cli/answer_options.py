@@ -79,6 +79,7 @@ ENTAILMENT_OPTIONS = [
 ]
 ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_threshold", "entailment_url")
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
+burn_option = _BURN  # `lab repair` takes it without the rest of the answering options
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
                              help="Cache slot when sampling several answers to one question (temperature > 0).")
 

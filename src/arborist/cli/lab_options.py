@@ -61,5 +61,5 @@ metric_option = click.option(
     "STRICT; completeness: share of a question's requests answered (rows that carry it).")
 continue_option = click.option(
     "--continue-from", type=click.Path(path_type=Path, file_okay=False),
-    help="A run (for `lab run`) or sweep directory (for `lab sweep`) to continue: finished work is reused, "
-    "only the rest is answered.")
+    help="A run (for `lab run`), sweep directory (for `lab sweep`) or repair directory (for `lab repair`) to "
+    "continue: finished work is reused, only the rest is answered.")

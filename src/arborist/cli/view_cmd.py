@@ -11,8 +11,24 @@ from arborist.cli.lab_options import floor_option, metric_option
 from arborist.cli.options import output_option
 from arborist.errors import ArboristError, InputError
 from arborist.lab.compare import compare_runs
-from arborist.lab.viewer import ViewerError, compare_page, load_run, load_sweep_dir, run_page, sweep_page
-from arborist.lab.viewer.load import is_bench_dir, is_ladder_dir, is_run_dir, is_sweep_dir, load_doc
+from arborist.lab.viewer import (
+    ViewerError,
+    compare_page,
+    load_repair_dir,
+    load_run,
+    load_sweep_dir,
+    repair_page,
+    run_page,
+    sweep_page,
+)
+from arborist.lab.viewer.load import (
+    is_bench_dir,
+    is_ladder_dir,
+    is_repair_dir,
+    is_run_dir,
+    is_sweep_dir,
+    load_doc,
+)
 from arborist.lab.viewer.page import doc_page
 from arborist.lab.viewer.serve import Comparer, serve
 
@@ -50,7 +66,9 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
     compare page's paired verdict, as in `arborist lab compare`.
     PATH is a run directory (run page; with --compare RUN_B, a compare
     page naming the settings that differ), a sweep directory (its cells and
-    plots), a sentinel ladder or a layout bench directory (their tables),
+    plots), a repair directory (its questions by verdict, each recovered
+    one's funnel before and after), a sentinel ladder or a layout bench
+    directory (their tables),
     or, with --serve, a run root (the list of the runs under it). The page reads only the run
     directory's files, shows every document and answer as text, and pages
     long runs (100 questions a page).
@@ -76,10 +94,12 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
                 html = run_page(load_run(path))
             elif is_sweep_dir(path):
                 html = sweep_page(load_sweep_dir(path))
+            elif is_repair_dir(path):
+                html = repair_page(load_repair_dir(path))
             else:
                 raise InputError(f"'{path}' is neither a run directory (config.json), a sweep directory "
-                                 "(sweep.json), a sentinel ladder nor a layout bench (bench.json); a run root is "
-                                 "listed only with --serve")
+                                 "(sweep.json), a repair directory (repair.json), a sentinel ladder nor a layout "
+                                 "bench (bench.json); a run root is listed only with --serve")
         except ViewerError as exc:
             raise InputError(str(exc)) from None
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -88,10 +108,10 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
         tmp.replace(out)
         click.echo(f"wrote {out} ({len(html.encode('utf-8')) / 1e6:.1f} MB)")
     if serve_:
-        is_page = is_run_dir(path) or is_sweep_dir(path)
+        is_page = is_run_dir(path) or is_sweep_dir(path) or is_repair_dir(path)
         root = path.parent if is_page else path
         if is_page:
-            kind = "run" if is_run_dir(path) else "sweep"
+            kind = "run" if is_run_dir(path) else "sweep" if is_sweep_dir(path) else "repair"
             first = f"{kind}?path={path.name}"
             if run_b is not None:
                 first = f"compare?a={path.name}&b={run_b.resolve().relative_to(root.resolve())}"

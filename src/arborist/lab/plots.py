@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from arborist.lab.stats import Interval
 
@@ -92,5 +93,49 @@ def plot_boundaries(
     order = [labels.index(b) for b in boundaries if b in labels]
     ax.legend([handles[k] for k in order], [labels[k] for k in order], fontsize=7, loc="center left",
               bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+
+
+class Recoveries(Protocol):
+    """One setting at one value of a repair: the questions re-run at it and those it recovered."""
+
+    @property
+    def setting(self) -> str: ...
+    @property
+    def value(self) -> int | str: ...
+    @property
+    def tried(self) -> int: ...
+    @property
+    def recovered(self) -> int: ...
+
+
+def plot_recoveries(path: Path, rows: Sequence[Recoveries]) -> None:
+    """A horizontal pair of bars per SETTING=VALUE (tried, recovered), grouped by setting in the order tried."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    labels = [f"{r.setting}={r.value}" for r in rows]
+    fig = Figure(figsize=(7.2, max(2.8, 0.42 * len(rows) + 1.9)), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ys = list(range(len(rows)))
+    ax.barh([y + 0.2 for y in ys], [r.tried for r in rows], 0.4, color="#cccccc", label="re-run at this value")
+    ax.barh([y - 0.2 for y in ys], [r.recovered for r in rows], 0.4, color="#4dac26", label="recovered")
+    for y, r in zip(ys, rows, strict=True):
+        ax.annotate(f"{r.recovered} of {r.tried}", (max(r.tried, r.recovered), y), textcoords="offset points",
+                    xytext=(4, -3), fontsize=7, color="0.35")
+    ax.set_yticks(ys, labels, fontsize=8)
+    ax.set_ylim(max(len(rows), 3) - 0.5, -0.5)  # the first on top; a bar keeps its height with few rows
+    top = max((r.tried for r in rows), default=1)
+    ax.set_xlim(0, top * 1.25 + 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("questions")
+    ax.set_title("questions recovered per setting and value\n(each setting's ladder stops at its first recovering "
+                 "value)", fontsize=10)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16 if len(rows) > 3 else -0.3), ncol=2,
+              frameon=False)
     fig.tight_layout()
     fig.savefig(path, format="png")

@@ -22,6 +22,7 @@ EVALUATION = "inputs/evaluation.json"
 CHUNKS = "preparation/chunks.json"
 SUBDIRS = ("inputs", "preparation", "indexes", "results")
 SWEEP_JSON = "sweep.json"
+REPAIR_JSON = "repair.json"
 
 # A `running` run whose recorded process is gone was killed (SIGKILL, a crash, a reboot): it reads as `dead`.
 # The state is never written: status.json keeps what the process last wrote, every reader applies this.

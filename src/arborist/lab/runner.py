@@ -94,6 +94,9 @@ class RunRequest:
     continue_from: Path | None = None
     treatments: tuple[str, ...] = ()  # see lab.treatments: each adds a treated twin of every arm
     judge: JudgeSpec | None = None
+    # The arms' policies as they are, one arm per policy named by its mode (`lab repair`: a run's own policy with
+    # one setting changed); they replace policy_values, arms and the prompt's text (`prompt` is only recorded).
+    policies: tuple[AnswerPolicy, ...] = ()
 
 
 class BudgetExhausted(ArboristError):
@@ -220,6 +223,21 @@ def _arms(request: RunRequest, model_id: str, prompt: str, prompt_file_text: str
     return arms + twins
 
 
+def _given_arms(request: RunRequest, model_id: str) -> list[Arm]:
+    """RunRequest.policies as arms, each named by its mode, with the treated twins as `_arms` makes them."""
+    wrong = [p.model_id for p in request.policies if p.model_id != model_id]
+    if wrong:
+        raise InputError(f"a policy names model {wrong[0]}, but the run answers with {model_id}")
+    names = [p.mode for p in request.policies]
+    shared = sorted({n for n in names if names.count(n) > 1})
+    if shared:
+        raise InputError(f"two policies of one run share the answer mode {shared[0]!r}; an arm is named by its mode")
+    arms = [Arm(name=p.mode, policy=p, governance_policy_hash=governance_policy_hash(p)) for p in request.policies]
+    twins = [Arm(name=f"{a.name}+{t}", policy=a.policy, governance_policy_hash=a.governance_policy_hash, treatment=t)
+             for a in arms for t in dict.fromkeys(request.treatments)]
+    return arms + twins
+
+
 def _prompt_text(arms: list[Arm]) -> str:
     if len(arms) == 1:
         return arms[0].policy.system_prompt_text
@@ -277,8 +295,12 @@ def plan_run(request: RunRequest, provider: Provider) -> Plan:
         selection = dict(old.question_selection)
     else:
         questions = _select(evaluation, request.question_ids, request.limit)
-        prompt, prompt_file_text = resolve_prompt(request.prompt)
-        arms = _arms(request, model_id, prompt, prompt_file_text)
+        if request.policies:
+            prompt = request.prompt or BASELINE_PROMPT
+            arms = _given_arms(request, model_id)
+        else:
+            prompt, prompt_file_text = resolve_prompt(request.prompt)
+            arms = _arms(request, model_id, prompt, prompt_file_text)
         samples = request.samples
         if samples > 1 and any(a.policy.generation.temperature == 0 for a in arms):
             raise InputError(

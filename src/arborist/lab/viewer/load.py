@@ -19,6 +19,7 @@ from arborist.lab.runfiles import (
     CHUNKS,
     CONFIG,
     EVALUATION,
+    REPAIR_JSON,
     ROWS,
     STATUS,
     SUMMARY_MD,
@@ -284,3 +285,79 @@ def list_root(root: Path) -> Json:
             sweeps.append({"name": p.name, "state": runfiles.live_state(rec), "family": rec.get("family"),
                            "values": rec.get("values")})
     return {"root": str(root.resolve()), "runs": runs, "sweeps": sweeps}
+
+
+def is_repair_dir(path: Path) -> bool:
+    return path.is_dir() and (path / REPAIR_JSON).is_file()
+
+
+def _funnel_row(row: Json | None) -> Json | None:
+    """What the repair page shows of one answer: its funnel, diagnosis, label and answer text."""
+    if row is None:
+        return None
+    retrieval, context = row.get("retrieval") or {}, row.get("context") or {}
+    return {"query_id": row.get("query_id"), "arm": row.get("arm"),
+            "retrieval": {k: retrieval.get(k) for k in ("ranked_chunk_ids", "retrieve_k", "evidence_k")},
+            "selected_chunk_ids": row.get("selected_chunk_ids", []),
+            "context": {k: context.get(k) for k in ("admitted_chunk_ids", "omitted_chunk_ids", "used_runes",
+                                                     "max_runes")},
+            "citation_chunk_ids": (row.get("trace") or {}).get("citation_chunk_ids", []),
+            "diagnosis": row.get("diagnosis"), "verifier": {"label": (row.get("verifier") or {}).get("label")},
+            "answer": (row.get("answer") or {}).get("text", "")}
+
+
+def load_repair_dir(repair_dir: Path) -> Json:
+    """A repair: its questions by verdict, each recovered one with its answer before (the source run's row) and
+    after (the row of each cell that recovered it), the settings table, the whole-run check and the plot."""
+    record = _read_json(repair_dir / REPAIR_JSON, "repair directory")
+    if not isinstance(record, dict):
+        raise ViewerError(f"'{repair_dir / REPAIR_JSON}' is not a repair record")
+    source = Path(str(record.get("run", "")))
+    arm = record.get("arm")
+    source_rows = [r for r in read_rows(source / ROWS)[0] if r.get("arm") == arm and not r.get("sample")]
+    before = {r["query_id"]: r for r in source_rows}
+    cells = {c.get("key"): c for c in record.get("cells", []) if isinstance(c, dict)}
+    cell_rows: dict[str, dict[str, Json]] = {}
+
+    def row_of(cell_key: str, qid: str) -> Json | None:
+        if cell_key not in cell_rows:
+            rel = (cells.get(cell_key) or {}).get("run_dir")
+            rows = read_rows(repair_dir / rel / ROWS)[0] if rel else []
+            cell_rows[cell_key] = {r["query_id"]: r for r in rows if not r.get("sample")}
+        return cell_rows[cell_key].get(qid)
+
+    questions: list[Json] = []
+    shown: list[Json] = []
+    for q in record.get("questions", []):
+        after = []
+        for a in q.get("attempts", []):
+            if a.get("outcome") == "recovered":
+                row = row_of(str(a.get("cell")), q["id"])
+                if row is not None:
+                    shown.append(row)
+                after.append({"setting": a.get("setting"), "value": a.get("value"), "gold": a.get("gold"),
+                              "strict": a.get("strict"), "row": _funnel_row(row)})
+        first = before.get(q["id"])
+        if first is not None and after:
+            shown.append(first)
+        questions.append({k: q.get(k) for k in ("id", "question", "boundary", "goal", "verdict", "why", "label",
+                                                "gold")}
+                         | {"tried": len(q.get("attempts", [])), "after": after,
+                            "before": _funnel_row(first) if after else None})
+    plots: dict[str, str] = {}
+    for name, rel in (record.get("plots") or {}).items():
+        png = repair_dir / rel
+        if png.is_file():
+            plots[name] = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode("ascii")
+    state = runfiles.live_state(record)
+    message = record.get("message", "")
+    if state == runfiles.DEAD:
+        message = (f"repair.json says running, but its process (pid {record.get('pid')}) is gone; continue with "
+                   f"`arborist lab repair --continue-from {repair_dir.resolve()}`")
+    return {"name": repair_dir.name, "path": str(repair_dir.resolve()), "run": str(source), "arm": arm,
+            "model_id": record.get("model_id"), "prompt": record.get("prompt"), "state": state, "message": message,
+            "notes": record.get("notes", []), "questions": questions,
+            "source_missing": None if source_rows else f"the source run '{source}' has no rows to show",
+            "settings": record.get("settings", []), "whole_run": record.get("whole_run"),
+            "plots": plots, "chunks": _chunk_table(source, shown),
+            "needed": {k: v["relevant_source_ids"] for k, v in _questions(source, shown).items()}}

@@ -107,5 +107,10 @@ def sweep_page(sweep: dict[str, Any], links: dict[str, str] | None = None) -> st
     return _html("sweep", f"arborist sweep {sweep['name']}", {"sweep": sweep, "links": links or {}})
 
 
+def repair_page(repair: dict[str, Any]) -> str:
+    """A repair: its questions by verdict, the funnel before and after for each recovered one."""
+    return _html("repair", f"arborist repair {repair['name']}", {"repair": repair})
+
+
 def index_page(listing: dict[str, Any]) -> str:
     return _html("index", f"arborist runs under {listing['root']}", {"listing": listing})

@@ -1,7 +1,7 @@
 """`--serve`: the viewer's pages over HTTP on 127.0.0.1 only, with the list of runs under a run root.
 
 Routes: `/` lists the runs and sweeps under the root; `/run?path=NAME`,
-`/sweep?path=NAME` and `/compare?a=NAME&b=NAME` render the same
+`/sweep?path=NAME`, `/repair?path=NAME` and `/compare?a=NAME&b=NAME` render the same
 self-contained pages `--output` writes. Paths are names under the root: one
 that leaves it is refused (404), so the server shows nothing else on disk.
 """
@@ -18,14 +18,16 @@ from arborist.lab.viewer.load import (
     ViewerError,
     is_bench_dir,
     is_ladder_dir,
+    is_repair_dir,
     is_run_dir,
     is_sweep_dir,
     list_root,
     load_doc,
+    load_repair_dir,
     load_run,
     load_sweep_dir,
 )
-from arborist.lab.viewer.page import compare_page, doc_page, index_page, run_page, sweep_page
+from arborist.lab.viewer.page import compare_page, doc_page, index_page, repair_page, run_page, sweep_page
 
 HOST = "127.0.0.1"
 # (run A, run B) -> (comparison as JSON data, or None and why not)
@@ -58,6 +60,11 @@ def render_path(root: Path, url: str, comparer: Comparer) -> tuple[int, str]:
             prefix = str(sweep.relative_to(root)) + "/"
             return 200, sweep_page(load_sweep_dir(sweep), {"index": "/", "run_base": "/run?path=" + prefix,
                                                            "prefix": prefix, "compare": "/compare"})
+        if parts.path == "/repair":
+            repair = _inside(root, q.get("path", ""))
+            if repair is None or not is_repair_dir(repair):
+                return 404, "no such repair"
+            return 200, repair_page(load_repair_dir(repair))
         if parts.path == "/compare":
             a, b = _inside(root, q.get("a", "")), _inside(root, q.get("b", ""))
             if a is None or b is None or not is_run_dir(a) or not is_run_dir(b):

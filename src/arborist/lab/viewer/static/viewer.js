@@ -556,7 +556,53 @@
         : h("p", { class: "muted" }, "No summary yet (" + d.kind + " state: " + (d.state || "unknown") + ")."));
   }
 
-  const RENDER = { run: renderRun, compare: renderCompare, sweep: renderSweep, index: renderIndex, doc: renderDoc };
+
+  // ---- repair page: questions by verdict, each recovered one's funnel before and after ----
+  const VERDICTS = ["recovered", "not recovered by one setting", "unmeasured"];
+  function repairAnswer(row, rep, needed, heading) {
+    if (!row) return h("div", {}, h("h4", {}, heading), h("p", { class: "muted" }, "no row"));
+    const funnel = funnelSummary(row, rep, needed, new Set(row.citation_chunk_ids || []));
+    funnel.removeAttribute("id");
+    return h("div", { class: "repair-side" }, h("h4", {}, heading), boundaryBadge(row), " ", labelBadge(row.verifier.label),
+      " gold " + (row.diagnosis.gold_in_answer === true ? "yes" : row.diagnosis.gold_in_answer === false ? "no" : "n/a"),
+      funnel, pre(row.answer || "(no claims: the answer abstained or was unusable)"));
+  }
+  function repairQuestion(q, rep) {
+    const needed = new Set((rep.needed || {})[q.id] || []);
+    const by = q.after.map((a) => a.setting + "=" + a.value + " (gold " + (a.gold ? "yes" : "no") + ", STRICT " + (a.strict ? "yes" : "no") + ")");
+    return h("div", { class: "repair-q", "data-verdict": q.verdict, "data-id": q.id },
+      h("h3", {}, q.id + ": " + q.question),
+      h("p", {}, "lost at ", badge(q.boundary, "b-" + q.boundary), " · verdict " + q.verdict + " · tried " + q.tried,
+        by.length ? " · recovered by " + by.join("; ") : "", q.why ? " · " + q.why : ""),
+      q.after.length ? h("div", { class: "side" }, repairAnswer(q.before, rep, needed, "before: the run"),
+        h("div", {}, q.after.map((a) => repairAnswer(a.row, rep, needed, "after: " + a.setting + "=" + a.value)))) : null);
+  }
+  function renderRepair() {
+    const r = DATA.repair, w = r.whole_run;
+    const counts = Object.fromEntries(VERDICTS.map((v) => [v, r.questions.filter((q) => q.verdict === v).length]));
+    app.replaceChildren();
+    append(app, h("h1", {}, "Repair " + r.name),
+      kv([["source run", r.run], ["arm", r.arm], ["model", r.model_id], ["prompt", r.prompt],
+        ["state", r.state + (r.message ? " — " + r.message : "")]]),
+      (r.notes || []).map((n) => h("p", { class: "warn" }, "Note: " + n)),
+      r.source_missing ? h("p", { class: "warn" }, r.source_missing) : null,
+      h("h2", {}, "Verdicts"),
+      table(["verdict", "questions"], VERDICTS.map((v) => h("tr", {}, h("td", {}, v), h("td", { class: "num" }, String(counts[v])))), { id: "verdicts" }),
+      h("h2", {}, "Whole-run check"),
+      w ? [h("p", {}, w.setting + "=" + w.value + " recovered " + w.recovered + " question(s); the whole run under it, paired with the source run per question" + (w.note ? " (" + w.note + ")" : "") + ":"),
+        table(["metric", "gained", "lost", "delta", "95% interval", "McNemar p", "verdict"], [w.gold, w.strict].filter((x) => x).map((x) => h("tr", {},
+          h("td", {}, x.metric), h("td", { class: "num" }, String(x.gained)), h("td", { class: "num" }, String(x.lost)), h("td", { class: "num" }, (x.delta > 0 ? "+" : "") + fmt(x.delta)),
+          h("td", {}, x.interval ? "[" + fmt(x.interval[0]) + ", " + fmt(x.interval[1]) + "]" : "—"), h("td", { class: "num" }, fmt(x.p_value, 3)), h("td", {}, x.verdict))), { id: "whole-run" })]
+        : h("p", { class: "muted", id: "whole-run" }, "No setting recovered a question."),
+      h("h2", {}, "Recoveries per setting"),
+      (r.settings || []).length ? table(["setting", "value", "tried", "recovered"], r.settings.map((x) => h("tr", {}, h("td", {}, x.setting), h("td", { class: "mono" }, String(x.value)),
+        h("td", { class: "num" }, String(x.tried)), h("td", { class: "num" }, String(x.recovered)))), { id: "settings" }) : h("p", { class: "muted" }, "Nothing was re-run."),
+      Object.entries(r.plots || {}).map(([m, uri]) => { const img = h("img", { alt: m, class: "plot" }); img.src = uri; return h("figure", {}, img); }),
+      VERDICTS.map((v) => [h("h2", {}, v + " (" + counts[v] + ")"),
+        r.questions.filter((q) => q.verdict === v).map((q) => repairQuestion(q, r))]));
+  }
+
+  const RENDER = { run: renderRun, compare: renderCompare, sweep: renderSweep, index: renderIndex, doc: renderDoc, repair: renderRepair };
   function render() {
     const t0 = performance.now();
     RENDER[DATA.kind]();
