@@ -12,11 +12,10 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 from click.testing import Result
-from pydantic import field_validator
 
 from arborist.corpus.documents import corpus_digest
 from arborist.corpus.loaders import load_documents
@@ -131,32 +130,11 @@ def test_a_mode_change_keeps_a_shipped_prompt_in_the_new_modes_words() -> None:
     assert prompt == "baseline" and policy.system_prompt is None
 
 
-class WithRepairs(AnswerPolicy):
-    """The answer policy as it is once the repair policies land."""
-
-    repair: Literal["none", "snap", "revise", "all"] = "none"
-
-
-class WithCheckedRepairs(AnswerPolicy):
-    repair: str = "none"
-
-    @field_validator("repair")
-    @classmethod
-    def _known(cls, v: str) -> str:
-        if v not in ("none", "snap", "all"):
-            raise ValueError(f"unknown repair {v!r}")
-        return v
-
-
 def test_repair_policies_are_read_from_the_policy_model() -> None:
-    assert rl.repair_values(WithRepairs) == ("none", "snap", "revise", "all")
-    assert rl.repair_values(WithCheckedRepairs) == ("none", "snap", "all")
-    ctx = rl.Context(policy=WithRepairs(model_id="m:m", repair="snap"), prompt="baseline")
+    ctx = rl.Context(policy=AnswerPolicy(model_id="m:m", repair="snap"), prompt="baseline")
     assert rl.ladders(ctx, rl.NOT_STRICT) == {"repair": ("revise", "all")}
     policy, _ = rl.apply(ctx, "repair", "all")
-    assert isinstance(policy, WithRepairs) and policy.repair == "all"
-    if "repair" not in AnswerPolicy.model_fields:
-        assert rl.repair_values() is None and not rl.repairs_available()
+    assert policy.repair == "all"
 
 
 def test_right_but_not_strict_answers_get_the_repair_ladder_when_the_policy_has_one(
@@ -165,7 +143,7 @@ def test_right_but_not_strict_answers_get_the_repair_ladder_when_the_policy_has_
     run_dir = make_run(tmp_path, inputs, Reader(GOLDS))
     rows = load_rows(run_dir)[0]
     (hybrid,) = [r for r in rows if r.diagnosis.boundary == "none" and r.verifier.label != "STRICT"]
-    policy = WithRepairs.model_validate(rundir.load_config(run_dir).arms[0].policy.model_dump())
+    policy = rundir.load_config(run_dir).arms[0].policy.model_copy(update={"repair": "none"})
     ctx = rl.Context(policy=policy, prompt="baseline")
     questions, notes = _questions(rows, ctx)
     (q,) = questions
@@ -174,21 +152,6 @@ def test_right_but_not_strict_answers_get_the_repair_ladder_when_the_policy_has_
     assert notes == []
 
 
-@pytest.mark.skipif(rl.repairs_available(), reason="the answer policy has repair policies: the class is repaired")
-def test_without_repair_policies_the_class_is_skipped_and_the_output_says_so(
-    tmp_path: Path, inputs: tuple[Path, Path], run_cli: Run,
-) -> None:
-    reader = Reader(GOLDS)
-    run_dir = make_run(tmp_path, inputs, reader)
-    repair_dir, record = repair(run_dir, reader, tmp_path / "repairs")
-    assert record.questions == [] and record.whole_run is None and record.state == "complete"
-    assert record.notes == [f"{rl.REPAIRS_UNAVAILABLE}: 1 right-but-not-STRICT question(s) skipped (the answer "
-                            "policy has no `repair` field)"]
-    assert f"Note: {rl.REPAIRS_UNAVAILABLE}" in (repair_dir / "summary.md").read_text()
-
-
-@pytest.mark.skipif(not rl.repairs_available(), reason="the answer policy has no repair field yet (issue: answer "
-                    "repairs); the code path is tested with a local subclass above")
 def test_right_but_not_strict_answers_are_re_run_under_the_repair_policies(
     tmp_path: Path, inputs: tuple[Path, Path],
 ) -> None:

@@ -231,29 +231,18 @@ def classify(row: Row) -> tuple[str, rl.Goal | None, str] | None:
 
 def _questions(rows: list[Row], ctx: rl.Context) -> tuple[list[QuestionRepair], list[str]]:
     out: list[QuestionRepair] = []
-    skipped = 0
-    repairs = rl.repairs_available(type(ctx.policy))
     for row in rows:
         kind = classify(row)
         if kind is None:
             continue
         boundary, goal, why = kind
-        if boundary == rl.NOT_STRICT and not repairs:
-            skipped += 1
-            continue
         ladders = {s: list(v) for s, v in rl.ladders(ctx, boundary).items()}
         if goal is not None and not any(ladders.values()):
             goal, why = None, "no value left to try: the run is already at the end of every ladder of its boundary"
         out.append(QuestionRepair(id=row.query_id, question=row.question, boundary=boundary, goal=goal,
                                   gold=_gold(row) if row.gold_answers else None, label=row.verifier.label,
                                   ladders=ladders, why=why))
-    notes = []
-    if skipped:
-        notes.append(f"{rl.REPAIRS_UNAVAILABLE}: {skipped} right-but-not-STRICT question(s) skipped (the answer "
-                     f"policy has no `{rl.REPAIR_FIELD}` field)")
-    elif not repairs:
-        notes.append(f"{rl.REPAIRS_UNAVAILABLE}: right-but-not-STRICT questions would be skipped (none in this run)")
-    return out, notes
+    return out, []
 
 
 # -- planning (nothing is written) ---------------------------------------------------------------------------------

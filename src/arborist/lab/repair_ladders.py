@@ -12,25 +12,21 @@ a setting's ladder stops at its first value that recovers the question.
     context_admission   context-runes             3000, 6000, 12000, 24000, 40000 (above the run's)
     generation          layout, prompt, mode      every other layout, shipped prompt, answer mode
     contract            layout, prompt, mode      as generation (an unusable answer is the model's)
-    not_strict          repair                    the answer policy's repair values but `none` (when it has them)
+    not_strict          repair                    the answer repair policies but `none` and the run's own
 
-`not_strict` is the class of answers that hold the gold but are not labelled STRICT. The repair policies are
-read from `AnswerPolicy.repair` when the policy model has that field; without it the class is skipped and the
-repair says so.
+`not_strict` is the class of answers that hold the gold but are not labelled STRICT.
 """
 
 from __future__ import annotations
 
-import enum
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from arborist.errors import InputError
-from arborist.policy.answer import AnswerPolicy
+from arborist.policy.answer import REPAIRS, AnswerPolicy
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.prompting.modes import BASELINE_PROMPT, MODES, prompt_names, system_prompt
 from arborist.retrieval.routes import route_names
@@ -38,7 +34,6 @@ from arborist.retrieval.search import FUSIONS
 
 NOT_STRICT = "not_strict"
 REPAIR_FIELD = "repair"
-REPAIRS_UNAVAILABLE = "repair policies not available"
 # What a re-run must show to recover a question (see `Goal` in lab.repair):
 #   gold     the answer states the gold answer (a question whose answer lacked it)
 #   support  the gold answer, and every needed source admitted (a right answer whose evidence was lost: memory)
@@ -86,33 +81,8 @@ def _prompts(ctx: Context) -> tuple[Value, ...]:
     return tuple(n for n in prompt_names(ctx.policy.prompt_version) if n != ctx.prompt)
 
 
-def repair_values(policy_model: type[BaseModel] = AnswerPolicy) -> tuple[str, ...] | None:
-    """The values of the answer policy's `repair` field, read off the model (None: the model has no such field).
-
-    A Literal or an Enum gives its values; a plain string field with a validator is asked which of the known
-    names it accepts."""
-    field = policy_model.model_fields.get(REPAIR_FIELD)
-    if field is None:
-        return None
-    annotation = field.annotation
-    if typing.get_origin(annotation) is Literal:
-        return tuple(str(v) for v in typing.get_args(annotation))
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return tuple(str(m.value) for m in annotation)
-    accepted = []
-    for name in ("none", "snap", "revise", "all"):
-        try:
-            policy_model.model_validate({"model_id": "probe", REPAIR_FIELD: name})
-        except ValidationError:
-            continue
-        accepted.append(name)
-    return tuple(accepted)
-
-
 def _repairs(ctx: Context) -> tuple[Value, ...]:
-    values = repair_values(type(ctx.policy)) or ()
-    current = getattr(ctx.policy, REPAIR_FIELD, None)
-    return tuple(v for v in values if v not in ("none", current))
+    return tuple(v for v in REPAIRS if v not in ("none", ctx.policy.repair))
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
@@ -139,10 +109,6 @@ BOUNDARY_SETTINGS: dict[str, tuple[str, ...]] = {
     "contract": ("layout", "prompt", "mode"),
     NOT_STRICT: (REPAIR_FIELD,),
 }
-
-
-def repairs_available(policy_model: type[BaseModel] = AnswerPolicy) -> bool:
-    return bool(repair_values(policy_model))
 
 
 def ladders(ctx: Context, boundary: str) -> dict[str, tuple[Value, ...]]:
