@@ -147,6 +147,9 @@ def main() -> None:
     ap.add_argument("--records", type=Path, help="append each question's first answer and arms here (JSONL)")
     ap.add_argument("--from-records", type=Path, help="report a --records file; no model call")
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
+    ap.add_argument("--reuse", type=Path, nargs="*", default=[],
+                    help="--records files to take each question's first answer from (same set, question and policy) "
+                    "instead of asking the model again; the repairs are made afresh")
     args = ap.parse_args()
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     if args.from_records:
@@ -158,10 +161,13 @@ def main() -> None:
         work.mkdir(parents=True, exist_ok=True)
         provider = LocalProvider(args.profile)
         policy = build_policy(model_id=f"local:{provider.model_id}", repair="none")
+        reusable = {(item["set"], item["q"]["id"], item["policy"]): AnswerRecord.model_validate(item["none"])
+                    for path in args.reuse for item in map(json.loads, path.read_text().splitlines()) if item}
         for name, db, questions in plan(args.sets, args.n, args.seed, work):
             with open_store(db) as store:
                 for q in questions:
-                    first = answer_question(store, q["question"], policy, provider)
+                    old = reusable.get((name, q["id"], governance_policy_hash(policy)))
+                    first = old if old is not None else answer_question(store, q["question"], policy, provider)
                     row = {"q": q, **arms(first, provider, verifier, corpus_weights(store, q["question"]))}
                     grouped[name].append(row)
                     print(f"{name} {len(grouped[name])} {q['id']}: " + ", ".join(

@@ -195,7 +195,21 @@ def test_findings_say_what_the_quote_lacks_in_plain_words(store: CorpusStore) ->
         claim("Refunds take 10 business days.", "Refunds are fast and painless for everyone involved.", eid))),
         RULES, burn=True)
     assert record.verification is not None
-    lines = findings(record.verification, record.contract.answer)
+    blocks = [(e.evidence_id, e.text) for e in record.evidence]
+    lines = findings(record.verification, record.contract.answer, blocks)
     assert lines[0] == ('Claim 1 says "The refund window for annual plans is 30 to 60 days.", but its quote has '
                         'no 60; it has 30.')
-    assert lines[1].startswith('Claim 2 says "Refunds take 10 business days.", but ')
+    assert lines[1] == ('Claim 2 says "Refunds take 10 business days.", but its quote is not copied word for word '
+                        f'from {eid}; and its quote has no 10.')
+
+
+def test_a_miscited_quote_is_told_the_block_that_holds_it(store: CorpusStore) -> None:
+    pol = policy("none")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    other = evidence_id_of(store, pol, "Refund requests are filed in the `billing-general` queue.")
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(answer(
+        claim("Annual plans are refundable for 45 days.", IN_FORCE, other))), RULES, burn=True)
+    assert record.verification is not None
+    lines = findings(record.verification, record.contract.answer, [(e.evidence_id, e.text) for e in record.evidence])
+    assert lines == [f'Claim 1 says "Annual plans are refundable for 45 days.", but its quote is not in {other}, '
+                     f'the block it cites; it is in {eid}; and its quote has no 45; it has 30.']

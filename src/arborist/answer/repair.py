@@ -270,24 +270,40 @@ def _numbers(text: str) -> list[str]:
     return list(dict.fromkeys(t.surface for t in tokenise(text) if t.number))
 
 
-def findings(v: Verification, answer: dict[str, Any] | None = None) -> list[str]:
-    """The verifier's findings on an answer, in plain words: what a revision turn tells the model. A claim whose
+def _holders(quote: str, blocks: Sequence[tuple[str, str]]) -> list[str]:
+    """The evidence ids whose text holds `quote` word for word (case, punctuation and spacing aside)."""
+    wanted = _words(quote)[1]
+    return [eid for eid, text in blocks if wanted and wanted in _words(text)[1]] if wanted else []
+
+
+def findings(v: Verification, answer: dict[str, Any] | None = None,
+             blocks: Sequence[tuple[str, str]] = ()) -> list[str]:
+    """The verifier's findings on an answer, in plain words: what a revision turn tells the model. A quote is
+    read on its own (its numbers and names), a miscited one is told the block that holds it, and a claim whose
     number its quote lacks is told the numbers the quote has ("its quote has no 60; it has 30"): the finding
     then says what would be right, which a small model acts on where "has no 60" alone left it unmoved."""
     out: list[str] = []
     for cv in v.claims:
         if cv.verdict in VERIFIED:
             continue
-        missing = cv.checks.entities.missing
-        if missing:
-            said = f"its quote has no {', '.join(missing)}"
-            has = _numbers(_quote_of(answer, cv.index)) if any(t.number for m in missing for t in tokenise(m)) else []
-            if has:
-                said += f"; it has {', '.join(has)}"
-        elif Reason.QUOTE_MISSING in cv.reasons:
-            said = "it has no quote"
-        else:
-            said = _STAGE_FINDINGS.get(cv.decided_by, "its quote does not say what the claim says")
+        quote = _quote_of(answer, cv.index)
+        cited = ", ".join(cv.evidence_ids) or "nothing"
+        held = {t.norm for t in tokenise(quote)}
+        lacking = sorted(_anchors(cv.text) - held) if quote else []
+        holders = [e for e in _holders(quote, blocks) if e not in cv.evidence_ids] if quote else []
+        parts: list[str] = []
+        if not quote:
+            parts.append("it has no quote")
+        elif Reason.QUOTE_NOT_FOUND in cv.reasons and holders:
+            parts.append(f"its quote is not in {cited}, the block it cites; it is in {', '.join(holders)}")
+        elif Reason.QUOTE_NOT_FOUND in cv.reasons:
+            parts.append(f"its quote is not copied word for word from {cited}")
+        if lacking:
+            names = [t.surface for t in tokenise(cv.text) if t.norm in lacking]
+            has = _numbers(quote) if any(t.number for t in tokenise(cv.text) if t.norm in lacking) else []
+            parts.append(f"its quote has no {', '.join(dict.fromkeys(names))}"
+                         + (f"; it has {', '.join(has)}" if has else ""))
+        said = "; and ".join(parts) or _STAGE_FINDINGS.get(cv.decided_by, "its quote does not say what the claim says")
         out.append(f'Claim {cv.index + 1} says "{cv.text}", but {said}.')
     out += [_ANSWER_FINDINGS[r].capitalize() + "." for r in v.reasons if r in _ANSWER_FINDINGS]
     return out
@@ -304,7 +320,8 @@ REVISION_REQUEST = (
 
 def revision_turns(record: AnswerRecord, v: Verification) -> list[Message]:
     """The two turns a revision adds to the first prompt: the model's own answer, then the findings."""
-    listed = "\n".join(f"- {line}" for line in findings(v, record.contract.answer))
+    blocks = [(e.evidence_id, e.text) for e in record.evidence]
+    listed = "\n".join(f"- {line}" for line in findings(v, record.contract.answer, blocks))
     return [Message(role="assistant", content=record.completion.text),
             Message(role="user", content=REVISION_REQUEST.format(findings=listed))]
 
