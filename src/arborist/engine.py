@@ -69,6 +69,8 @@ def _audit_body(record: AnswerRecord) -> dict[str, object]:
         "response_sha256": hashlib.sha256(record.completion.text.encode("utf-8", "surrogatepass")).hexdigest(),
         "contract": record.contract.reason,
         "label": v.label.value if v else None,
+        "basis": v.basis if v else None,
+        "n_judged": v.n_entailed if v else 0,
         "audit_mode": v.audit_mode.value if v else None,
         "cited_chunk_ids": record.citation_chunk_ids,
         "repairs": [{"kind": r.kind, "claim": r.claim} for r in record.repairs],

@@ -6,6 +6,7 @@ verifier and model registry this module brings in); `policy_option` and `routes_
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,12 @@ ENTAILMENT_OPTIONS = [
                  "http://127.0.0.1:8001/v1."),
 ]
 ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_threshold", "entailment_url")
+# How far a judged claim may carry an answer: a verifier knob (its default and meaning live in the policy model).
+_JUDGED_FIELD = VerifierPolicy.model_fields["judged_claims"]
+JUDGED_OPTION = click.option(
+    "--judged-claims", type=click.Choice(typing.get_args(_JUDGED_FIELD.annotation)), default=_JUDGED_FIELD.default,
+    show_default=True, help=f"How far a claim the entailment judge accepted may carry an answer: "
+    f"{_JUDGED_FIELD.description.split(': ', 1)[1] if _JUDGED_FIELD.description else ''}.")
 _BURN = click.option("--burn", is_flag=True, help="Bypass the answer cache; store the fresh answer.")
 burn_option = _BURN  # `lab repair` takes it without the rest of the answering options
 _SAMPLE_INDEX = click.option("--sample-index", default=0, show_default=True, type=click.IntRange(0),
@@ -97,14 +104,14 @@ def apply_options(fn: F, options: list[Callable[[F], F]]) -> F:
 def answer_options(fn: F) -> F:
     """Model and policy options of `query` and `ask` (their chunking is the store's)."""
     policy = [policy_option(o) for o in POLICY_OPTIONS if o.name not in CHUNKING_OPTIONS]
-    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _ANSWERABILITY, *ENTAILMENT_OPTIONS, _BURN,
-                              _SAMPLE_INDEX])
+    return apply_options(fn, [*MODEL_OPTIONS, *policy, _DEMOTE, _ANSWERABILITY, *ENTAILMENT_OPTIONS, JUDGED_OPTION,
+                              _BURN, _SAMPLE_INDEX])
 
 
 def run_options(fn: F) -> F:
     """Model and every policy option (chunking included), for commands that build their own stores."""
     return apply_options(fn, [*MODEL_OPTIONS, *[policy_option(o) for o in POLICY_OPTIONS], _DEMOTE, _ANSWERABILITY,
-                              *ENTAILMENT_OPTIONS, _BURN])
+                              *ENTAILMENT_OPTIONS, JUDGED_OPTION, _BURN])
 
 
 def recipe_from(opts: dict[str, Any], model: str | None = None) -> ProviderRecipe:
@@ -132,14 +139,15 @@ def pop_options(kwargs: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 
 def pop_answer_options(kwargs: dict[str, Any]) -> dict[str, Any]:
     return pop_options(kwargs, (*MODEL_OPTION_NAMES, *FLEET_OPTION_NAMES, *OPTIONS_BY_NAME, "demote_missed_answer", "answerability_threshold",
-                                *ENTAILMENT_OPTION_NAMES, "burn", "sample_index"))
+                                *ENTAILMENT_OPTION_NAMES, "judged_claims", "burn", "sample_index"))
 
 
 def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
     """The verifier knobs `query`, `ask` and the lab take: toggling them re-verifies a cached answer, never
     regenerates it."""
     return VerifierPolicy(answerability=AnswerabilityPolicy(demote_missed_answer=opts["demote_missed_answer"]),
-                          answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts))
+                          answerability_threshold=opts["answerability_threshold"], entailment=entailment_from(opts),
+                          judged_claims=opts["judged_claims"])
 
 
 def entailment_from(opts: dict[str, Any]) -> JudgeSpec | None:

@@ -13,16 +13,18 @@ import click
 from arborist.cli.answer_options import (
     ENTAILMENT_OPTION_NAMES,
     ENTAILMENT_OPTIONS,
+    JUDGED_OPTION,
     apply_options,
     entailment_from,
 )
 from arborist.cli.options import json_option, print_json
 from arborist.entailment import judge_for
 from arborist.errors import InputError, nested_too_deeply
-from arborist.verify import Verification, VerifyInputError, load_policy, verify_answer
+from arborist.verify import Verification, VerifierPolicy, VerifyInputError, load_policy, verify_answer
 from arborist.verify.judge import JudgeSpec
 
 CASE_FIELDS = ("question", "mode", "evidence", "answer")
+JUDGED_DEFAULT = VerifierPolicy.model_fields["judged_claims"].default
 
 
 def _read(file: str) -> tuple[str, Any]:
@@ -46,7 +48,7 @@ def _read(file: str) -> tuple[str, Any]:
         raise nested_too_deeply(f"'{name}'") from None
 
 
-def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None) -> Verification:
+def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None, judged: str | None = None) -> Verification:
     where = f"'{name}' case {index}"
     if not isinstance(case, dict):
         raise InputError(f"{where}: expected an object with fields {', '.join(CASE_FIELDS)}")
@@ -55,6 +57,8 @@ def _verify_case(name: str, index: int, case: Any, spec: JudgeSpec | None) -> Ve
             raise InputError(f"{where}: {field}: missing")
     try:
         policy = load_policy(case.get("policy")).model_copy(update={"entailment": spec})
+        if judged is not None:  # --judged-claims wins over a case's own policy
+            policy = policy.model_copy(update={"judged_claims": judged})
         return verify_answer(case["question"], case["mode"], case["evidence"], case["answer"], policy,
                              judge=judge_for(spec) if spec is not None else None)
     except VerifyInputError as exc:
@@ -96,7 +100,7 @@ def _print_text(index: int, v: Verification) -> None:
 
 
 def _entailment_options(fn: Any) -> Any:
-    return apply_options(fn, ENTAILMENT_OPTIONS)
+    return apply_options(fn, [*ENTAILMENT_OPTIONS, JUDGED_OPTION])
 
 
 @click.command("verify")
@@ -115,7 +119,8 @@ def verify(file: str, as_json: bool, **kwargs: Any) -> None:
     name, data = _read(file)
     cases = data if isinstance(data, list) else [data]
     spec = entailment_from({n: kwargs[n] for n in ENTAILMENT_OPTION_NAMES})
-    results = [_verify_case(name, i, case, spec) for i, case in enumerate(cases)]
+    judged = kwargs["judged_claims"] if kwargs["judged_claims"] != JUDGED_DEFAULT else None
+    results = [_verify_case(name, i, case, spec, judged) for i, case in enumerate(cases)]
     if as_json:
         dumped = [r.model_dump(mode="json") for r in results]
         print_json(dumped if isinstance(data, list) else dumped[0])

@@ -59,6 +59,13 @@ def _strict(row: Mapping[str, Any]) -> float | None:
     return float(_get(row, "verifier", "label") == "STRICT")
 
 
+def _strict_quoted(row: Mapping[str, Any]) -> float | None:
+    """STRICT that rests on quotes alone: no claim of the answer was accepted by the entailment judge."""
+    if _get(row, "contract") is None:
+        return None
+    return float(_get(row, "verifier", "label") == "STRICT" and _get(row, "verifier", "basis") != "judged")
+
+
 def _strict_right(row: Mapping[str, Any]) -> float | None:
     """Whether a STRICT answer holds the gold: a label is worth what this says (measured on STRICT rows only)."""
     if _get(row, "verifier", "label") != "STRICT" or not row.get("gold_answers"):
@@ -116,7 +123,8 @@ def _answer_runes(row: Mapping[str, Any]) -> float | None:
 METRICS: dict[str, HeadlineMetric] = {m.name: m for m in (
     HeadlineMetric("valid", "contract-valid rate", True, _valid, "no contract"),
     HeadlineMetric("gold", "gold answer in the answer", True, _gold, "no gold answers"),
-    HeadlineMetric("strict", "STRICT rate", True, _strict, "no contract"),
+    HeadlineMetric("strict", "STRICT rate (any basis)", True, _strict, "no contract"),
+    HeadlineMetric("strict_quoted", "STRICT rate (quoted: no claim judged)", True, _strict_quoted, "no contract"),
     HeadlineMetric("strict_right", "STRICT answers holding the gold", False, _strict_right,
                    "not labelled STRICT, or no gold answers", share=True),
     HeadlineMetric("completeness", "request completeness", False, completeness,
@@ -125,7 +133,7 @@ METRICS: dict[str, HeadlineMetric] = {m.name: m for m in (
     HeadlineMetric("admitted_chunks", "admitted chunks", False, _admitted, "no admitted ids"),
     HeadlineMetric("answer_runes", "answer length (runes)", False, _answer_runes, "no usable answer"),
 )}
-COMPARABLE = ("valid", "gold", "strict", "completeness")
+COMPARABLE = ("valid", "gold", "strict", "strict_quoted", "completeness")
 
 
 def row_identity(row: Mapping[str, Any]) -> tuple[str, str, int]:
