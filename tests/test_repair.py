@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arborist import engine
-from arborist.answer.repair import findings, snap_quote
+from arborist.answer.record import AnswerRecord
+from arborist.answer.repair import choose_sample, findings, snap_quote
 from arborist.corpus import ChunkingSettings, CorpusStore, open_store
 from arborist.governance.audit import verify_chain
 from arborist.ingest import ingest_paths
-from arborist.models.base import Completion
+from arborist.models.base import Completion, GenerationSettings
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import AnswerPolicy, build_policy, governance_policy_hash
 from arborist.retrieval.search import SearchSettings
@@ -213,3 +215,39 @@ def test_a_miscited_quote_is_told_the_block_that_holds_it(store: CorpusStore) ->
     lines = findings(record.verification, record.contract.answer, [(e.evidence_id, e.text) for e in record.evidence])
     assert lines == [f'Claim 1 says "Annual plans are refundable for 45 days.", but its quote is not in {other}, '
                      f'the block it cites; it is in {eid}; and its quote has no 45; it has 30.']
+
+
+def samples(store: CorpusStore, *replies: str) -> list[AnswerRecord]:
+    pol = policy("none").model_copy(update={"generation": GenerationSettings(temperature=0.7)})
+    provider = ScriptedProvider(*replies)
+    return [engine.query(store, QUESTION, pol, provider, RULES, burn=True, sample_index=i) for i in range(len(replies))]
+
+
+def test_the_verified_choice_prefers_a_better_label(store: CorpusStore) -> None:
+    eid = evidence_id_of(store, policy("none"), IN_FORCE)
+    wrong = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    right = answer(claim(IN_FORCE, IN_FORCE, eid))
+    index, why = choose_sample(samples(store, wrong, right, right))
+    assert index == 1 and why.startswith("sample 2 is STRICT (1/1), better than sample 1's UNGROUNDED (0/1)")
+
+
+def test_the_verified_choice_never_buys_a_label_with_an_emptier_answer(store: CorpusStore) -> None:
+    """Sample 1 is HYBRID: a verified claim and one the evidence does not state; sample 2 keeps only the verified
+    claim and is STRICT. It claims less, so sample 1 stands, unless sample 1's extra claim is refuted (a number
+    its quote lacks): then the shorter STRICT answer wins."""
+    eid = evidence_id_of(store, policy("none"), IN_FORCE)
+    fewer = answer(claim(IN_FORCE, IN_FORCE, eid))
+    unstated = answer(claim(IN_FORCE, IN_FORCE, eid), claim("Refund requests are always welcome.", IN_FORCE, eid))
+    records = samples(store, unstated, fewer)
+    assert [r.verification.label for r in records if r.verification] == [Label.HYBRID, Label.STRICT]
+    assert choose_sample(records)[0] == 0
+    refuted = answer(claim(IN_FORCE, IN_FORCE, eid), claim("Annual refunds take 45 days.", IN_FORCE, eid))
+    index, why = choose_sample(samples(store, refuted, fewer))
+    assert index == 1 and why.endswith("but sample 1's claims are refuted")
+    abstains = answer(abstained=("How long is the refund window for annual plans?",))
+    assert choose_sample(samples(store, fewer, abstains))[0] == 0  # never an abstention over a STRICT answer
+
+
+def test_samples_at_temperature_zero_are_refused(run_cli: Any, demo_db: Path) -> None:
+    result = run_cli("query", QUESTION, "--db", demo_db, "--model", "scripted", "--samples", "3")
+    assert result.exit_code != 0 and "--samples 3 needs --temperature above 0" in result.output

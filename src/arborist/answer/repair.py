@@ -408,3 +408,41 @@ def repair_answer(record: AnswerRecord, provider: Provider | None, policy: Verif
         timings["total"] = round(timings["total"] + seconds, 6)
     return record.model_copy(update={"timings": timings})
 
+
+
+# -- verified choice among samples ------------------------------------------------
+
+REFUTING_STAGES = frozenset({"names", "veto"})
+
+
+def _refuted(v: Verification) -> bool:
+    """Whether an answer's claims are refuted: a claim of it states a number or name its evidence lacks, or a rule
+    finds its quote saying otherwise (`REFUTING_STAGES`); then fewer claims elsewhere may be an improvement, not an
+    emptier answer. A claim merely not verified (no quote found, a paraphrase the judge refused) is not refuted."""
+    return any(cv.verdict not in VERIFIED and cv.decided_by in REFUTING_STAGES for cv in v.claims)
+
+
+def choose_sample(records: Sequence[AnswerRecord]) -> tuple[int, str]:
+    """The index of the sample to show among several answers to one question (`query --samples N`), and why.
+
+    By label (`LABEL_RANK`), never bought with an emptier answer (Self-RAG's and best-of-N's known failure): a
+    later sample is preferred only if it has at least as many claims as the first, abstains from no more
+    requests, and verifies no fewer claims, unless the first sample's claims are refuted. On a tie the earliest
+    sample stands."""
+    first = records[0].verification
+    if first is None:
+        return 0, "the first sample has no verification"
+    best, why = 0, f"sample 1 is {first.label.value} ({first.n_verified}/{first.n_claims}); no other sample is better"
+    for i, record in enumerate(records[1:], start=1):
+        v, top = record.verification, records[best].verification
+        if v is None or top is None or LABEL_RANK[v.label] <= LABEL_RANK[top.label]:
+            continue
+        emptier = (v.n_claims < first.n_claims or len(v.abstained_requests) > len(first.abstained_requests)
+                   or v.n_verified < first.n_verified)
+        if emptier and not _refuted(first):
+            continue
+        best = i
+        why = (f"sample {i + 1} is {v.label.value} ({v.n_verified}/{v.n_claims}), better than sample 1's "
+               f"{first.label.value} ({first.n_verified}/{first.n_claims})"
+               + (", with fewer claims or more abstentions, but sample 1's claims are refuted" if emptier else ""))
+    return best, why

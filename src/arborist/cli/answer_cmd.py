@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,8 @@ import click
 from arborist import engine
 from arborist.answer.contract import ContractReason
 from arborist.answer.pipeline import answer_document
-from arborist.answer.record import AnswerRecord
-from arborist.answer.repair import repair_answer
+from arborist.answer.record import AnswerRecord, Repair
+from arborist.answer.repair import choose_sample, repair_answer
 from arborist.answer.verification import verify_record
 from arborist.cli.answer_options import (
     answer_options,
@@ -146,25 +147,46 @@ def _kept(answer: Callable[[], AnswerRecord], as_json: bool, show_prompt: bool) 
         raise
 
 
+def _chosen(records: list[AnswerRecord]) -> AnswerRecord:
+    """The sample `choose_sample` picks, with the choice recorded as a repair (the samples' own records and audit
+    events are as each was made)."""
+    index, why = choose_sample(records)
+    labels = ", ".join(f"{i + 1}: {r.verification.label_text if r.verification else 'unverified'}"
+                       for i, r in enumerate(records))
+    chosen = records[index]
+    return chosen.model_copy(update={"repairs": [*chosen.repairs, Repair(
+        kind="chosen", detail=f"sample {index + 1} of {len(records)} ({labels}): {why}")]})
+
+
 @click.command("query")
 @click.argument("question")
 @db_option
 @answer_options
+@click.option("--samples", type=click.IntRange(1, 16), default=1, show_default=True,
+              help="Answer this many samples (needs --temperature above 0; sample i is cache slot --sample-index + "
+              "i) and show the one the verifier rates best, never one that claims less than the first unless the "
+              "first's claims are refuted.")
 @json_option
 @show_prompt_option
-def query(question: str, db: Path, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:
+def query(question: str, db: Path, samples: int, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:
     """Answer QUESTION from the corpus in --db, with citations.
 
     Exit status: 0 when the model answered (check `contract` for validity),
     3 when the provider call failed.
     """
     opts = pop_answer_options(kwargs)
+    if samples > 1 and not opts["temperature"]:
+        raise InputError(f"--samples {samples} needs --temperature above 0: at temperature 0 every sample is the same")
     with open_store(db, write=True) as store:  # a read-only store fails here, before any model call
         provider, policy = provider_and_policy(opts, store.chunking())
-        record = _kept(lambda: engine.query(store, question, policy, provider, verifier_from(opts),
-                                            burn=opts["burn"], sample_index=opts["sample_index"]),
-                       as_json, show_prompt)
-    _finish(record, as_json, show_prompt)
+        verifier = verifier_from(opts)
+
+        def sample(i: int) -> AnswerRecord:
+            return engine.query(store, question, policy, provider, verifier, burn=opts["burn"],
+                                sample_index=opts["sample_index"] + i)
+
+        records = [_kept(partial(sample, i), as_json, show_prompt) for i in range(samples)]
+    _finish(records[0] if samples == 1 else _chosen(records), as_json, show_prompt)
 
 
 @click.command("ask")
