@@ -85,7 +85,11 @@ def check_base_url(base_url: str, what: str = "--base-url") -> str:
     `what` names where the URL came from (an option, a line of a servers file). The messages show the URL
     with any password masked: a refused URL is still a secret's carrier.
     """
-    parts = urllib.parse.urlsplit(base_url.strip())
+    try:
+        parts = urllib.parse.urlsplit(base_url.strip())
+    except ValueError as exc:  # "http://[::1/v1": an unclosed IPv6 bracket
+        raise ArboristError(f"{what} '{redact_url(base_url)}' is not a valid URL ({exc}); "
+                            "give one like http://127.0.0.1:8000/v1") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ArboristError(
             f"{what} '{redact_url(base_url)}' is not an http(s) URL of a server; "
@@ -101,18 +105,43 @@ def check_base_url(base_url: str, what: str = "--base-url") -> str:
     return base_url.strip()
 
 
+MASK = "***"
+
+
 def redact_url(url: str) -> str:
-    """`url` with the password of any `user:password@` replaced by `***` (the user name stays: it helps
-    tell servers apart and is no secret); a URL without credentials comes back unchanged."""
+    """`url` with the password of any `user:password@` and every value of its query replaced by `***` (the
+    user name and the query's keys stay: they help tell servers apart and are no secret; a query may carry an
+    API key). A URL without either comes back unchanged."""
     try:
         parts = urllib.parse.urlsplit(url.strip())
     except ValueError:
-        return "<unparseable URL>"
-    if "@" not in parts.netloc:
+        return url if "@" not in url and "?" not in url else "<unparseable URL>"
+    netloc, query = parts.netloc, parts.query
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{hostport}" if colon else (f"{user}@{hostport}" if user else hostport)
+    if query:
+        query = "&".join(f"{piece.split('=', 1)[0]}={MASK}" for piece in query.split("&") if piece)
+    if (netloc, query) == (parts.netloc, parts.query):
         return url
-    userinfo, _, hostport = parts.netloc.rpartition("@")
-    user = userinfo.split(":", 1)[0]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{hostport}" if user else hostport))
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def holds_secret(url: str) -> bool:
+    """Whether `url` carries a password or a query (what `redact_url` masks)."""
+    return redact_url(url) != url
+
+
+def has_mask(url: str) -> bool:
+    """Whether `url` carries a masked password or query value (one read back from a run directory): sending it
+    would send `***` as the secret."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+    except ValueError:
+        return False
+    values = [v for _, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
+    return parts.password == MASK or MASK in values
 
 
 def server_label(base_url: str) -> str:
@@ -203,6 +232,9 @@ class OpenAIProvider:
         # servers that serve different weights under one name never share an answer.
         self.model_id = f"{model}@{server_label(base_url)}"
         parts = urllib.parse.urlsplit(check_base_url(base_url))
+        if has_mask(base_url):
+            raise ArboristError(f"the base URL '{redact_url(base_url)}' holds a masked password or query value "
+                                f"('{MASK}'), not the secret itself; give the URL with it (--base-url)")
         # What errors show: the URL without credentials (they go in a header) or a query (it may hold a key).
         self.server = server_label(base_url)
         self.url = self.server + "/chat/completions"
