@@ -196,7 +196,7 @@ def _executor(opts: dict[str, Any], recipe: ProviderRecipe) -> Executor:
         raise InputError("--executor ray needs the ray package: pip install 'arborist[ray]'")
     from arborist.lab.ray_executor import RayExecutor
 
-    return RayExecutor(recipe, address=opts["ray_address"])
+    return RayExecutor(recipe, address=opts["ray_address"], connect_timeout=opts["ray_connect_timeout"])
 
 
 def _given(ctx: click.Context, names: tuple[str, ...]) -> list[str]:
