@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -146,8 +147,13 @@ def _unopenable(path: Path) -> None:
     path.parent.write_text("a file where the cache directory should be")
 
 
+def _a_fifo(path: Path) -> None:
+    os.mkfifo(path)  # opened read-write, every read would wait for a writer that never comes
+
+
 BROKEN: dict[str, Callable[[Path], None]] = {
-    "garbage": _garbage, "truncated": _truncated, "a directory": _a_directory, "unopenable": _unopenable}
+    "garbage": _garbage, "truncated": _truncated, "a directory": _a_directory, "unopenable": _unopenable,
+    "a fifo": _a_fifo}
 
 
 @pytest.mark.parametrize("damage", BROKEN, ids=str)
@@ -250,3 +256,10 @@ def test_verify_with_a_damaged_cache_verifies_with_the_judge(
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["label"] != "STRICT" and len(a.requests) == 1
     assert any("judge.db" in r.getMessage() for r in caplog.records)
+
+
+def test_texts_that_are_not_valid_unicode_are_cached_not_a_crash(cache_path: Path) -> None:
+    inner = TableJudge({"h\udc80": 0.4})
+    judge = CachedJudge(inner, JudgeCache(cache_path))
+    assert judge.score("p\ud800", "h\udc80") == judge.score("p\ud800", "h\udc80") == pytest.approx(0.4)
+    assert len(inner.asked) == 1

@@ -98,7 +98,7 @@ def load_key(path: Path, cache_file: Path) -> bytes:
 
 
 def _key(judge_id: str, premise: str, hypothesis: str) -> str:
-    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8")).hexdigest()
+    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _in_range(score: object) -> bool:
@@ -122,6 +122,8 @@ class JudgeCache:
         self._secret = b""
         try:
             self._secret = load_key(self.key_file, self.path)
+            if self.path.exists() and not self.path.is_file():  # a directory, a FIFO that would block every read
+                raise CacheUnusable("it is not a regular file")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=LOCK_WAIT_S, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
