@@ -10,6 +10,7 @@ Each request takes the next queued behaviour (default "ok"):
   malformed   200 with a body that is not JSON
   no_choices  200 with JSON lacking `choices`
   drop        close the connection without any response
+  truncated   200 whose body stops halfway through its Content-Length, then the connection closes
   redirect    302 to a file: URL (a client must not follow it)
   bytes       any queued bytes object is sent as a 200 body, as is (hostile shapes, huge bodies)
 Requests are recorded (path, headers, JSON body) so tests can check what was sent; `on_request`, if set,
@@ -154,6 +155,11 @@ class FaultServer:
                     self._send(200, b'{"object": "chat.completion", "usage": {}}')
                 elif behaviour == "drop":
                     self.close_connection = True  # answer nothing; the socket just closes
+                elif behaviour == "truncated":
+                    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(ok)}\r\n\r\n"
+                    self.wfile.write(head.encode() + ok[: len(ok) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
                 else:
                     raise AssertionError(f"unknown behaviour {behaviour!r}")
 

@@ -55,3 +55,11 @@ def test_the_readme_fits_a_page_and_its_links_exist() -> None:
     links = re.findall(r"\]\(([^)#]+)\)", README)
     assert "docs/cli.md" in links and "docs/lab.md" in links
     assert [link for link in links if not (REPO / link).exists()] == []
+
+
+def test_no_user_page_sends_readers_to_a_design_file_they_do_not_have() -> None:
+    """The design notes are not shipped: a page states the facts it uses (issue 49)."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    citing = [f"{p.relative_to(REPO)}:{n}" for p in pages
+              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if re.search(r"\bDESIGN\b", line)]
+    assert citing == []

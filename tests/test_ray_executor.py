@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -128,3 +131,38 @@ def test_lab_run_with_the_ray_executor_records_it_and_status_counts_rows_per_wor
     status = run_cli("lab", "status", run_dir)
     assert "rows by worker: " + " · ".join(f"{k} {v}" for k, v in sorted(workers.items())) in status.stdout
     assert ray.is_initialized()  # a cluster the command joined is not the command's to stop
+
+
+def test_a_ray_address_that_does_not_answer_is_a_one_line_error_after_the_connect_deadline(
+        tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    """Nothing listens on port 1: the run gives up after --ray-connect-timeout (Ray alone kept trying for 10
+    minutes, warning every 40 s), in a fresh process, so no Ray connection of this one is in the way."""
+    corpus, evaluation = inputs
+    started = time.monotonic()
+    done = subprocess.run([str(Path(sys.executable).parent / "arborist"), "lab", "run", "--corpus", str(corpus),
+                           "--evaluation", str(evaluation), "--out", str(tmp_path / "runs"), "-m", "scripted",
+                           "--executor", "ray", "--ray-address", "127.0.0.1:1", "--ray-connect-timeout", "2"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stderr
+    assert time.monotonic() - started < 90  # the deadline, Ray's import and this machine's load; not 10 minutes
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: ") and "127.0.0.1:1" in last and "--ray-connect-timeout" in last, done.stderr
+    assert not list((tmp_path / "runs").glob("*/config.json"))  # no run directory for a run that never started
+
+
+def test_ctrl_c_while_joining_a_ray_address_stops_at_once(tmp_path: Path, inputs: tuple[Path, Path]) -> None:  # noqa: F811
+    """Ray's join runs in a call Ctrl-C could not interrupt (27 s); now the command waits for it in short slices.
+    Whenever the signal lands (importing, joining), the command exits 130 at once."""
+    corpus, evaluation = inputs
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "arborist"), "lab", "run", "--corpus", str(corpus),
+                             "--evaluation", str(evaluation), "--out", str(tmp_path / "runs"), "-m", "scripted",
+                             "--executor", "ray", "--ray-address", "127.0.0.1:1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4)  # most likely inside the join by now; any moment must do
+        interrupted = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - interrupted < 10 and proc.returncode == 130, err

@@ -25,7 +25,7 @@ from arborist.governance.options import (
 )
 from arborist.models.base import Provider
 from arborist.models.fleet import DEFAULT_PER_SERVER, fleet_urls
-from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
+from arborist.models.openai_compat import DEFAULT_DEADLINE, DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE
 from arborist.models.registry import ProviderRecipe, make_provider
 from arborist.policy.answer import AnswerPolicy
@@ -46,7 +46,13 @@ FLEET_OPTIONS = [
     click.option("--per-server", type=click.IntRange(1, 1024), default=DEFAULT_PER_SERVER, show_default=True,
                  help="Requests in flight on each fleet server."),
 ]
-FLEET_OPTION_NAMES = ("servers", "servers_file", "per_server")
+# One call's overall deadline (every retry, every move to another server): like the fleet options it never
+# changes a row, so it is not among MODEL_OPTION_NAMES and a continued run may be given another.
+DEADLINE_OPTION = click.option(
+    "--deadline", default=DEFAULT_DEADLINE, show_default=True, type=click.FloatRange(0.1), metavar="SECONDS",
+    help="Overall deadline in seconds for one call to a served model: its retries and, over a fleet, its moves "
+    "to other servers.")
+FLEET_OPTION_NAMES = ("servers", "servers_file", "per_server", "deadline")
 MODEL_OPTIONS = [
     click.option("-m", "--model", "model", default=None,
                  help=f"Local profile or .gguf path (default {DEFAULT_PROFILE}); with --base-url, the server's model name."),
@@ -54,6 +60,7 @@ MODEL_OPTIONS = [
     click.option("--api-key-env", default=None, help="Environment variable holding the server's API key."),
     click.option("--timeout", default=DEFAULT_TIMEOUT, show_default=True, type=click.FloatRange(0.1), help="Deadline in seconds for each HTTP request (connect, headers and body)."),
     click.option("--retries", default=DEFAULT_RETRIES, show_default=True, type=click.IntRange(0, 20), help="HTTP retries on 429/5xx/connection errors."),
+    DEADLINE_OPTION,
     *FLEET_OPTIONS,
 ]
 MODEL_OPTION_NAMES = ("model", "base_url", "api_key_env", "timeout", "retries")
@@ -120,7 +127,7 @@ def recipe_from(opts: dict[str, Any], model: str | None = None) -> ProviderRecip
     return ProviderRecipe(model or opts["model"], base_url=opts["base_url"], api_key_env=opts["api_key_env"],
                           timeout=opts["timeout"], retries=opts["retries"],
                           servers=tuple(fleet_urls(opts["servers"], opts["servers_file"])),
-                          per_server=opts["per_server"])
+                          per_server=opts["per_server"], deadline=opts["deadline"])
 
 
 def make_provider_from(opts: dict[str, Any], model: str | None = None) -> Provider:

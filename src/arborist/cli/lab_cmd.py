@@ -61,7 +61,7 @@ from arborist.lab.sweep import (
 )
 from arborist.lab.treatments import parse_evidence_order, treatment_names
 from arborist.models.base import Provider
-from arborist.models.openai_compat import redact_url
+from arborist.models.openai_compat import has_mask, redact_url, server_label
 from arborist.models.registry import ProviderRecipe
 from arborist.progress import Reporter
 from arborist.prompting.modes import prompt_names
@@ -72,6 +72,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 _OUTPUT_OPTIONS = ("corpus", "evaluation", "question_ids", "limit", "arms", "prompt", "samples", "evidence_order",
                    "withhold_relevant", "plant_falsehood",
                    *OPTIONS_BY_NAME, *MODEL_OPTION_NAMES)
+
+# What a continuation may not be given: all of them but --base-url, which gives again the secrets config.json
+# does not keep (`continued_base_url` holds it to the same server).
+_CONTINUE_REFUSES = tuple(n for n in _OUTPUT_OPTIONS if n != "base_url")
 
 
 def _sigterm(_signum: int, _frame: FrameType | None) -> None:
@@ -139,7 +143,8 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
     """
     o = dict(opts)
     if model is not None:
-        o.update(model=model.model, base_url=model.base_url, api_key_env=model.api_key_env,
+        o.update(model=model.model, base_url=continued_base_url(model.base_url, o["base_url"]),
+                 api_key_env=model.api_key_env,
                  timeout=model.timeout or o["timeout"],
                  retries=model.retries if model.retries is not None else o["retries"])
         if model.servers and not o["servers"] and o["servers_file"] is None:  # the fleet it ran on, unless told
@@ -147,8 +152,8 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
     executor = _executor(o, recipe_from(o))  # refused before any model is loaded
     provider = make_provider_from(o)
     if model is None:
-        # A password in the URL is never written into a run directory (config.json is shared and hashed).
-        model = ModelSpec(model=o["model"], base_url=redact_url(o["base_url"]) if o["base_url"] else None,
+        # A password or query in the URL is never written into a run directory (ModelSpec masks it).
+        model = ModelSpec(model=o["model"], base_url=o["base_url"],
                           api_key_env=o["api_key_env"],
                           timeout=o["timeout"], retries=o["retries"], provider=provider.name,
                           model_id=f"{provider.name}:{provider.model_id}")
@@ -165,6 +170,22 @@ def request_from_options(opts: dict[str, Any], continue_from: Path | None = None
     return request, provider, executor
 
 
+def continued_base_url(recorded: str | None, given: str | None) -> str | None:
+    """The server a continued run answers on: the run's own (config.json's), whose password or query, never
+    written there, --base-url gives again. Never a masked value: that would send `***` as the secret."""
+    if given is None:
+        if recorded is not None and has_mask(recorded):
+            raise InputError(f"the run answered on '{recorded}', whose password or query value config.json does not "
+                             "keep; give --base-url again with it (the same server)")
+        return recorded
+    if recorded is None:
+        raise InputError("--base-url: the continued run did not answer on a served model; drop --base-url")
+    if server_label(given) != server_label(recorded):
+        raise InputError(f"--base-url '{redact_url(given)}' is not the server the run answered on ('{recorded}'); "
+                         "a continued run answers on the same server")
+    return given
+
+
 def _executor(opts: dict[str, Any], recipe: ProviderRecipe) -> Executor:
     """--executor and --ray-address: Ray is imported only when asked for."""
     if opts["executor"] != "ray":
@@ -175,7 +196,7 @@ def _executor(opts: dict[str, Any], recipe: ProviderRecipe) -> Executor:
         raise InputError("--executor ray needs the ray package: pip install 'arborist[ray]'")
     from arborist.lab.ray_executor import RayExecutor
 
-    return RayExecutor(recipe, address=opts["ray_address"])
+    return RayExecutor(recipe, address=opts["ray_address"], connect_timeout=opts["ray_connect_timeout"])
 
 
 def _given(ctx: click.Context, names: tuple[str, ...]) -> list[str]:
@@ -237,7 +258,7 @@ def run(ctx: click.Context, /, continue_from: Path | None, as_json: bool, **kwar
     """
     model: ModelSpec | None = None
     if continue_from is not None:
-        given = _given(ctx, _OUTPUT_OPTIONS)
+        given = _given(ctx, _CONTINUE_REFUSES)
         if given:
             raise InputError(f"--continue-from answers with the continued run's own settings; drop {', '.join(given)}")
         model = rundir.load_config(continue_from).model
@@ -293,7 +314,7 @@ def sweep(ctx: click.Context, /, family: str | None, continue_from: Path | None,
     Exit status as `lab run`.
     """
     if continue_from is not None:
-        given = _given(ctx, (*_OUTPUT_OPTIONS, "family", "run_root", "cache_directory"))
+        given = _given(ctx, (*_CONTINUE_REFUSES, "family", "run_root", "cache_directory"))
         if given:
             raise InputError(f"--continue-from continues the sweep with its own settings; drop {', '.join(given)}")
         record = load_sweep(continue_from)

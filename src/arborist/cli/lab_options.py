@@ -10,7 +10,7 @@ import click
 
 from arborist.cli.options import F
 from arborist.lab.compare import DEFAULT_FLOOR
-from arborist.lab.executors import EXECUTOR_KINDS
+from arborist.lab.executors import EXECUTOR_KINDS, RAY_CONNECT_TIMEOUT
 from arborist.lab.metrics.headline import COMPARABLE
 from arborist.models.base import Provider
 from arborist.models.fleet import ServerFleet
@@ -49,6 +49,9 @@ executor_options = [
                  "`ray` extra); retrieval, the cache, the audit log and the rows stay here either way."),
     click.option("--ray-address", metavar="ADDR",
                  help="With --executor ray: the cluster to join, e.g. 10.0.0.5:6379 (default: start a local one)."),
+    click.option("--ray-connect-timeout", type=click.FloatRange(0.1), default=RAY_CONNECT_TIMEOUT, show_default=True,
+                 metavar="SECONDS", help="With --ray-address: how long joining the cluster may take before the run "
+                 "gives up."),
 ]
 cache_directory_option = click.option(
     "--cache-directory", type=click.Path(path_type=Path, file_okay=False),

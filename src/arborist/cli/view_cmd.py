@@ -84,10 +84,11 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
             if run_b is not None:
                 if not is_run_dir(path) or not is_run_dir(run_b):
                     raise InputError("--compare needs two run directories (each with a config.json)")
+                run_a, run_b_data = load_run(path), load_run(run_b)  # a damaged file is named before comparing
                 comparison, why = comparer(path, run_b)
                 if comparison is None:
                     raise InputError(f"cannot compare: {why}")
-                html = compare_page(load_run(path), load_run(run_b), comparison)
+                html = compare_page(run_a, run_b_data, comparison)
             elif is_ladder_dir(path) or is_bench_dir(path):
                 html = doc_page(load_doc(path))
             elif is_run_dir(path):
@@ -114,6 +115,10 @@ def view(path: Path, out: Path | None, serve_: bool, port: int, run_b: Path | No
             kind = "run" if is_run_dir(path) else "sweep" if is_sweep_dir(path) else "repair"
             first = f"{kind}?path={path.name}"
             if run_b is not None:
+                if not run_b.resolve().is_relative_to(root.resolve()) or not is_run_dir(run_b):
+                    raise InputError(f"--compare '{run_b}' is not a run directory under the run root '{root}' "
+                                     "that --serve serves; put both runs under one root, or write the page with "
+                                     "--output")
                 first = f"compare?a={path.name}&b={run_b.resolve().relative_to(root.resolve())}"
         else:
             first = ""

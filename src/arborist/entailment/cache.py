@@ -1,70 +1,217 @@
-"""Judge scores kept in SQLite, keyed by (judge id, engine, premise, hypothesis).
+"""Judge scores kept in SQLite, keyed by (judge id, engine, premise, hypothesis), each one signed.
 
 A score depends on the judge (model, weights, prompt), the engine that computes it (a local judge's llama.cpp
-build and prompt batching: `LocalJudge.engine`) and the two texts only, never on a corpus, so one cache
-file serves every store: by default `$ARBORIST_CACHE/judge.db`. Re-verifying an answer (a cache hit, `arborist
-verify` on the same file, a lab re-run) then costs no model call.
+build and prompt batching: `LocalJudge.engine`; a served judge's server) and the two texts only, never on a
+corpus, so one cache file serves every store: by default `$ARBORIST_CACHE/judge.db`. Re-verifying an answer (a
+cache hit, `arborist verify` on the same file, a lab re-run) then costs no model call.
+
+The cache is an accelerator, never an authority. A row is served only when its score is a number in [0, 1]
+and its HMAC, computed with a key kept outside the cache directory (`key_path()`, mode 0600), matches; any other
+row is a miss and the judge is asked again, so whoever can write the cache file but not read the key cannot
+make a score the verifier accepts. A cache that cannot be opened, read or written (damaged, locked by another
+process, a read-only disk) is given up with one warning: the judge scores uncached. docs/verifier.md, "The
+judge's score cache", says where the trust boundary is and why.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import hmac
+import logging
+import math
+import os
+import secrets
 import sqlite3
 import threading
 from pathlib import Path
 
-from arborist.corpus.transactions import WRITE_WAIT_MS, write_transaction
-from arborist.errors import StoreError
 from arborist.models.profiles import cache_dir
 from arborist.verify.judge import Judge, JudgeSpec
+
+# How long the cache waits for another process's lock before it is given up for this process: a cache saves
+# model calls, so it is never worth waiting for (a store's writer waits 120 s).
+LOCK_WAIT_S = 1.0
+TABLE = "signed_scores"  # `judge_scores` of earlier versions held unsigned rows: never read
+KEY_FILE = "judge-cache.key"
+_MAC_TAG = "arborist-judge-score/1"
+
+_log = logging.getLogger(__name__)
 
 
 def default_cache_path() -> Path:
     return cache_dir() / "judge.db"
 
 
+def config_dir() -> Path:
+    """The user's arborist configuration: $ARBORIST_CONFIG, else $XDG_CONFIG_HOME/arborist (~/.config/arborist)."""
+    given = os.environ.get("ARBORIST_CONFIG")
+    if given:
+        return Path(given).expanduser()
+    return Path(os.environ.get("XDG_CONFIG_HOME") or "~/.config").expanduser() / "arborist"
+
+
+def key_path() -> Path:
+    """The key that signs the judge cache's scores."""
+    return config_dir() / KEY_FILE
+
+
+class CacheUnusable(Exception):
+    """Why this process does not use a judge cache (the message completes "the judge cache ... is not used: ")."""
+
+
+def load_key(path: Path, cache_file: Path) -> bytes:
+    """The signing key at `path`, made on first use (32 random bytes, hex, mode 0600, created whole or not at
+    all). It must live outside the cache's directory and be readable and writable by its owner only: a key
+    beside the scores, or one others can read, lets them sign a score."""
+    where = cache_file.resolve().parent
+    if path.resolve().is_relative_to(where):
+        raise CacheUnusable(f"its key {path} is inside the cache's directory {where}; set ARBORIST_CONFIG to a "
+                            "directory outside it")
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as fh:
+                fh.write(secrets.token_hex(32) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
+                os.link(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    st = path.stat()
+    if st.st_mode & 0o077:
+        raise CacheUnusable(f"its key {path} can be read or written by others (mode {st.st_mode & 0o777:o}); "
+                            f"chmod 600 {path}")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise CacheUnusable(f"its key {path} belongs to another user")
+    try:
+        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (ValueError, UnicodeDecodeError):
+        key = b""
+    if len(key) < 16:
+        raise CacheUnusable(f"its key {path} is not a key (64 hex digits); remove it to make a new one")
+    return key
+
+
 def _key(judge_id: str, premise: str, hypothesis: str) -> str:
-    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8")).hexdigest()
+    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _in_range(score: object) -> bool:
+    return (isinstance(score, int | float) and not isinstance(score, bool) and math.isfinite(score)
+            and 0.0 <= score <= 1.0)
 
 
 class JudgeCache:
-    """One SQLite file of scores; safe for several processes (WAL) and threads (one lock)."""
+    """One SQLite file of signed scores; safe for several processes (WAL) and threads (one lock)."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, key_file: Path | None = None) -> None:
         self.path = path or default_cache_path()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=WRITE_WAIT_MS / 1000, isolation_level=None,
-                                       check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS judge_scores (key TEXT PRIMARY KEY, judge_id TEXT NOT NULL, "
-                             "score REAL NOT NULL)")
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open the judge cache {self.path}: {exc}") from None
+        self.key_file = key_file or key_path()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self.rejected = 0  # rows present but not served: unsigned, forged, out of range
+        self._db: sqlite3.Connection | None = None
+        self._writable = True
+        self._warned = False
+        self._secret = b""
+        try:
+            self._secret = load_key(self.key_file, self.path)
+            if self.path.exists() and not self.path.is_file():  # a directory, a FIFO that would block every read
+                raise CacheUnusable("it is not a regular file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=LOCK_WAIT_S, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (key TEXT PRIMARY KEY, judge_id TEXT NOT NULL, "
+                             "score REAL NOT NULL, mac TEXT NOT NULL)")
+        except CacheUnusable as exc:
+            self._give_up(str(exc))
+        except (OSError, sqlite3.Error) as exc:
+            self._give_up(f"it cannot be opened ({_why(exc)})")
+
+    @property
+    def usable(self) -> bool:
+        return self._db is not None
+
+    def _give_up(self, why: str) -> None:
+        """Stop using the cache in this process, saying so once."""
+        db, self._db = self._db, None
+        if db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
+        self._warn(f"the judge cache {self.path} is not used: {why}; the judge scores without it")
+
+    def _warn(self, message: str) -> None:
+        """One warning a cache (through logging: with no handler configured, one line on stderr)."""
+        if not self._warned:
+            self._warned = True
+            _log.warning("Warning: %s", message)
+
+    def _mac(self, judge_id: str, premise: str, hypothesis: str, score: float) -> str:
+        text = "\x1f".join((_MAC_TAG, judge_id, premise, hypothesis, float(score).hex()))
+        return hmac.new(self._secret, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
     def get(self, judge_id: str, premise: str, hypothesis: str) -> float | None:
-        with self._lock:
-            row = self._db.execute("SELECT score FROM judge_scores WHERE key = ?",
-                                   (_key(judge_id, premise, hypothesis),)).fetchone()
-        return None if row is None else float(row[0])
+        """The signed score in [0, 1] kept for this pair, or None (no row, or one that is not to be trusted)."""
+        try:
+            with self._lock:
+                if self._db is None:
+                    return None
+                row = self._db.execute(f"SELECT score, mac FROM {TABLE} WHERE key = ?",
+                                       (_key(judge_id, premise, hypothesis),)).fetchone()
+        except sqlite3.Error as exc:
+            with self._lock:
+                self._give_up(f"it cannot be read ({_why(exc)})")
+            return None
+        if row is None:
+            return None
+        score, mac = row
+        if not (_in_range(score) and isinstance(mac, str)
+                and hmac.compare_digest(mac, self._mac(judge_id, premise, hypothesis, score))):
+            self.rejected += 1
+            return None
+        return float(score)
 
     def put(self, judge_id: str, premise: str, hypothesis: str, score: float) -> None:
-        """Store a score; a cache that cannot be written (a full disk, a read-only file) costs a later model
-        call, never this verification."""
+        """Keep a score in [0, 1], signed (anything else is not kept); a cache that cannot be written costs a
+        later model call, never this verification."""
+        if _in_range(score):
+            self.store_signed(judge_id, premise, hypothesis, score)
+
+    def store_signed(self, judge_id: str, premise: str, hypothesis: str, score: float) -> None:
+        """Write `score` with its signature, unchecked (`put` checks the range; `get` checks it again)."""
         try:
-            with self._lock, write_transaction(self._db):
-                self._db.execute("INSERT OR REPLACE INTO judge_scores VALUES (?, ?, ?)",
-                                 (_key(judge_id, premise, hypothesis), judge_id, score))
-        except (sqlite3.Error, StoreError):
-            pass
+            with self._lock:
+                if self._db is None or not self._writable:
+                    return
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?, ?)",
+                                     (_key(judge_id, premise, hypothesis), judge_id, score,
+                                      self._mac(judge_id, premise, hypothesis, score)))
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._writable = False
+            self._warn(f"the judge cache {self.path} is not written: it cannot be ({_why(exc)}); "
+                  "its scores are read, new ones are not kept")
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def _why(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 class CachedJudge:
@@ -78,7 +225,7 @@ class CachedJudge:
     @functools.cached_property
     def _id(self) -> str:
         """The judge's id and its engine (read at the first score: a local judge's engine imports llama.cpp, and
-        most answers never ask the judge); a served judge's engine is its server's business."""
+        most answers never ask the judge; a served judge's engine is its server)."""
         engine = getattr(self._judge, "engine", "")
         return f"{self.spec.judge_id}/{engine}" if engine else self.spec.judge_id
 

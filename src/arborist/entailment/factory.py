@@ -6,6 +6,7 @@ from pathlib import Path
 
 from arborist.entailment.cache import CachedJudge, JudgeCache
 from arborist.errors import InputError
+from arborist.models.openai_compat import check_base_url
 from arborist.models.profiles import get_profile
 from arborist.verify.judge import ENTAILMENT_KINDS, JUDGE_PROMPT, Judge, JudgePrompt, JudgeSpec
 
@@ -42,7 +43,7 @@ def spec_from_options(kind: str, model: str | None, threshold: float | None, bas
     if spec is not None and spec.kind == "openai":
         if not base_url:
             raise InputError("--entailment openai needs the judge's server (--entailment-url)")
-        spec = spec.model_copy(update={"base_url": base_url})
+        spec = spec.model_copy(update={"base_url": check_base_url(base_url, "--entailment-url")})
     return spec
 
 

@@ -32,6 +32,13 @@ class ServedJudge:
         self._provider = OpenAIProvider(spec.model, base_url, api_key_env=api_key_env, timeout=timeout,
                                         retries=retries)
 
+    @property
+    def engine(self) -> str:
+        """What decides a score besides the spec: the server that computes it (scheme, host, port and path,
+        never its credentials). Two servers may serve different weights under one model name, so the score
+        cache keys by this."""
+        return self._provider.server
+
     def score(self, premise: str, hypothesis: str) -> float:
         body: dict[str, Any] = {
             "model": self.spec.model,

@@ -11,10 +11,11 @@ import subprocess
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arborist import __version__
 from arborist.lab.executors import ExecutorSpec
+from arborist.models.openai_compat import redact_url
 from arborist.policy.answer import AnswerPolicy
 from arborist.policy.canonical import tagged_digest
 from arborist.verify import VerifierPolicy
@@ -48,6 +49,13 @@ class ModelSpec(BaseModel):
     retries: int | None = None
     provider: str
     model_id: str = Field(description="provider:model id, as in every policy")
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_secrets(cls, url: str | None) -> str | None:
+        """A password or query in the URL is never written (config.json is shared and hashed): masked here,
+        whoever builds the spec; a continued run is given them again (`--base-url`)."""
+        return redact_url(url) if url else url
 
 
 class JudgeSpec(BaseModel):

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from arborist import engine
 from arborist.answer.record import AnswerRecord
 
+# How long joining a Ray cluster at --ray-address may take before the run gives up (Ray alone keeps trying).
+RAY_CONNECT_TIMEOUT = 30.0
 ExecutorKind = Literal["inprocess", "ray"]
 EXECUTOR_KINDS: tuple[ExecutorKind, ...] = ("inprocess", "ray")
 # per sample of an item: its fresh record (None when the cache served it or the run stopped first) and the

@@ -14,8 +14,10 @@ fails the run, which `--continue-from` resumes. This is the only module that imp
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
@@ -25,7 +27,7 @@ import ray
 from arborist import engine
 from arborist.answer.record import AnswerRecord
 from arborist.errors import ArboristError
-from arborist.lab.executors import ExecutorSpec, Produced, produce_here
+from arborist.lab.executors import RAY_CONNECT_TIMEOUT, ExecutorSpec, Produced, produce_here
 from arborist.models.base import Provider
 from arborist.models.registry import ProviderRecipe
 
@@ -56,16 +58,23 @@ def generate(recipe: ProviderRecipe,
     return [(record, None if record is None else worker) for record, _ in produced]
 
 
+class _NotMainThreadNote(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "not the main thread" not in record.getMessage()
+
+
 class RayExecutor:
     """Runs items as Ray tasks on the cluster at `address`, or on a local cluster it starts (`num_cpus` CPUs,
     head on this machine) and stops in `close`. A Ray connection already open in this process is used as is."""
 
     remote = True
 
-    def __init__(self, recipe: ProviderRecipe, address: str | None = None, num_cpus: int | None = None) -> None:
+    def __init__(self, recipe: ProviderRecipe, address: str | None = None, num_cpus: int | None = None,
+                 connect_timeout: float = RAY_CONNECT_TIMEOUT) -> None:
         self.recipe = recipe
         self.address = address
         self.num_cpus = num_cpus
+        self.connect_timeout = connect_timeout
         self._owns = False
         self._refs: set[Any] = set()
         self._lock = threading.Lock()
@@ -79,13 +88,45 @@ class RayExecutor:
                         ray.init(address="local", num_cpus=self.num_cpus, include_dashboard=False,
                                  log_to_driver=False, configure_logging=False)
                     else:
-                        ray.init(address=self.address, log_to_driver=False, configure_logging=False)
+                        self._join(self.address)
                 except (ConnectionError, ValueError, RuntimeError) as exc:
                     where = self.address or "a local cluster"
-                    raise ArboristError(f"cannot reach the Ray cluster at '{where}': {exc}") from None
+                    raise ArboristError(f"cannot reach the Ray cluster at '{where}': "
+                                        f"{' '.join(str(exc).split())}") from None
                 self._owns = True
             self._spec = ExecutorSpec(kind="ray", address=ray.get_runtime_context().gcs_address)
         return self._spec
+
+    def _join(self, address: str) -> None:
+        """`ray.init` at `address`, given up after `connect_timeout` seconds. Ray alone keeps trying to reach an
+        address nothing answers at (ten minutes and more, a warning every 40 s) inside a call Ctrl-C cannot
+        interrupt, so it runs in a thread this one waits for (a wait that Ctrl-C does end)."""
+        done = threading.Event()
+        failed: list[BaseException] = []
+
+        def join() -> None:
+            try:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                failed.append(exc)
+            finally:
+                done.set()
+
+        quiet = _NotMainThreadNote()
+        logging.getLogger("ray._private.worker").addFilter(quiet)  # "SIGTERM handler is not set ..."
+        threading.Thread(target=join, name="arborist-ray-join", daemon=True).start()
+        deadline = time.monotonic() + self.connect_timeout
+        # Short waits: a signal delivered to one of Ray's threads is handled here only when this thread runs
+        # Python again, so Ctrl-C stops the wait within a tenth of a second.
+        while not done.wait(0.1) and time.monotonic() < deadline:
+            pass
+        logging.getLogger("ray._private.worker").removeFilter(quiet)
+        if not done.is_set():
+            raise ArboristError(f"cannot reach the Ray cluster at '{address}' within {self.connect_timeout:g} s; "
+                                "check --ray-address (the head's address, e.g. 10.0.0.5:6379) or give it longer "
+                                "with --ray-connect-timeout")
+        if failed:
+            raise failed[0]
 
     def submit(self, jobs: list[engine.Job], stop: threading.Event) -> Future[Produced]:
         ref = generate.remote(self.recipe, [(j.pending, j.work) for j in jobs])

@@ -51,7 +51,7 @@ from arborist.lab.replay import CompletionStore, ReplayingProvider
 from arborist.lab.report import load_rows, write_summaries
 from arborist.lab.rows import Row, build_row
 from arborist.lab.rundir import RowWriter, State, Status, utc_now, write_json
-from arborist.models.base import Completion, GenerationSettings, Message, Provider
+from arborist.models.base import Completion, GenerationSettings, Message, Provider, abort_calls
 from arborist.models.fleet import ServerFleet
 from arborist.models.profiles import cache_dir
 from arborist.policy.answer import AnswerPolicy, governance_policy_hash
@@ -573,6 +573,8 @@ def _execute(
         raise
     finally:
         stop.set()
+        if state == "interrupted":  # end the calls in flight now: their rows are not written, a continuation asks again
+            abort_calls(provider)
         executor.finish(cancel=state != "complete")
         writer.close()
         if rows_phase is not None:

@@ -7,7 +7,7 @@ Completion with `error` set, so the answer record keeps it.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -89,6 +89,20 @@ def scrub_surrogates(obj: Any) -> Any:
     if isinstance(obj, list):
         return [scrub_surrogates(v) for v in obj]
     return obj
+
+
+@runtime_checkable
+class Abortable(Protocol):
+    """A provider whose calls in flight can be ended from another thread (a served model: its sockets are shut
+    down); an in-process model's call ends with the thread that makes it."""
+
+    def abort(self) -> None: ...
+
+
+def abort_calls(provider: object) -> None:
+    """End `provider`'s calls in flight and refuse new ones, if it can (a stopped run must not wait for them)."""
+    if isinstance(provider, Abortable):
+        provider.abort()
 
 
 class Provider(Protocol):

@@ -12,8 +12,12 @@ calls over those servers with a per-server limit on requests in flight, and:
   for `cooldown` seconds, so a dead server costs one refused connection per
   rest, not one per call); after every server failed once, it waits and tries
   the round again, `retries` times;
+- gives a call up at its deadline (`deadline` seconds from its start, across
+  every server and round: no request outlives it, and a thousand dead
+  servers cost one deadline, not a thousand timeouts);
 - returns the last failure as a Completion with `error` set when no server
-  answered: a failed call stays a recorded failure, never an exception.
+  answered: a failed call stays a recorded failure, never an exception;
+- `abort()` (a stopped run) ends the calls in flight at once.
 
 A completion says which server answered (`Completion.server`); its model id is
 the fleet's (`<model>@fleet`), whichever server answered, so rows, the answer
@@ -38,6 +42,7 @@ from arborist.errors import ArboristError
 from arborist.models.base import Completion, GenerationSettings, Message
 from arborist.models.openai_compat import (
     BACKOFF_BASE,
+    DEFAULT_DEADLINE,
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     OpenAIProvider,
@@ -94,7 +99,8 @@ class ServerFleet:
         retries: int = DEFAULT_RETRIES,
         backoff: float = BACKOFF_BASE,
         cooldown: float = DEFAULT_COOLDOWN,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] | None = None,
+        deadline: float = DEFAULT_DEADLINE,
     ) -> None:
         if not base_urls:
             raise ArboristError("a server fleet needs at least one base URL")
@@ -108,7 +114,8 @@ class ServerFleet:
             raise ArboristError(f"server '{repeated[0]}' is named twice; give each server once")
         # Each member tries once: moving on to another server is the fleet's retry.
         self._members = [
-            _Member(OpenAIProvider(model, u, api_key_env=api_key_env, timeout=timeout, retries=0), label)
+            _Member(OpenAIProvider(model, u, api_key_env=api_key_env, timeout=timeout, retries=0, deadline=deadline),
+                    label)
             for u, label in zip(base_urls, labels, strict=True)
         ]
         self.model = model
@@ -117,7 +124,9 @@ class ServerFleet:
         self.retries = retries
         self.backoff = backoff
         self.cooldown = cooldown
-        self._sleep = sleep
+        self.deadline = deadline
+        self._aborted = threading.Event()
+        self._sleep = self._aborted.wait if sleep is None else sleep  # a backoff that `abort` ends
         self._cond = threading.Condition()
         self._affinity: OrderedDict[str, _Member] = OrderedDict()
 
@@ -147,14 +156,26 @@ class ServerFleet:
             return None
         return min(free, key=lambda m: (m.counts.in_flight, _digest([key, m.label])))
 
-    def _acquire(self, key: str, tried: set[str]) -> _Member:
+    def abort(self) -> None:
+        """End every call in flight and refuse new ones (a stopped run)."""
+        self._aborted.set()
+        for m in self._members:
+            m.provider.abort()
+        with self._cond:
+            self._cond.notify_all()
+
+    def _acquire(self, key: str, tried: set[str], end: float) -> _Member | None:
+        """A member with a free slot, or None when the call's deadline passed (or the fleet was aborted) first."""
         with self._cond:
             while True:
+                now = time.monotonic()
+                if now >= end or self._aborted.is_set():
+                    return None
                 member = self._choose(key, tried)
                 if member is not None:
                     member.counts.in_flight += 1
                     return member
-                self._cond.wait(timeout=0.5)  # a resting server may come back up meanwhile
+                self._cond.wait(timeout=min(0.5, end - now))  # a resting server may come back up meanwhile
 
     def _release(self, member: _Member, key: str, ok: bool) -> None:
         with self._cond:
@@ -181,31 +202,45 @@ class ServerFleet:
     ) -> Completion:
         key = affinity_key(messages)
         started = time.monotonic()
+        end = started + self.deadline
         attempts = 0
         tried: set[str] = set()
         rounds = 0
+        last: Completion | None = None
+
+        def failed(why: str) -> Completion:
+            base = last or Completion(model_id=self.model_id, provider=self.name)
+            return base.model_copy(update={
+                "model_id": self.model_id, "attempts": attempts,
+                "timings": {**base.timings, "total_s": time.monotonic() - started},
+                "error": why + (f"; last: {last.error}" if last is not None else ""),
+            })
+
         while True:
-            member = self._acquire(key, tried)
+            member = self._acquire(key, tried, end)
+            if member is None:
+                if self._aborted.is_set():
+                    return failed("cancelled: the run was stopped")
+                return failed(f"no server of the fleet answered within the call's deadline ({self.deadline:g} s; "
+                              f"{attempts} attempts)")
             completion: Completion | None = None
             try:
-                completion = member.provider.complete(messages, settings, json_schema)
+                completion = member.provider.complete_by(messages, settings, json_schema, end)
             finally:
                 self._release(member, key, completion is not None and completion.error is None)
             attempts += completion.attempts
             if completion.error is None:
                 return completion.model_copy(update={"model_id": self.model_id, "attempts": attempts})
+            last = completion
+            if self._aborted.is_set():
+                return failed("cancelled: the run was stopped")
             tried.add(member.label)
             if len(tried) == len(self._members):
                 if rounds >= self.retries:
-                    return completion.model_copy(update={
-                        "model_id": self.model_id, "attempts": attempts,
-                        "timings": {**completion.timings, "total_s": time.monotonic() - started},
-                        "error": f"no server of the fleet answered ({len(self._members)} tried, "
-                                 f"{attempts} attempts); last: {completion.error}",
-                    })
+                    return failed(f"no server of the fleet answered ({len(self._members)} tried, {attempts} attempts)")
                 rounds += 1
                 tried.clear()
-                self._sleep(self.backoff * 2 ** (rounds - 1))
+                self._sleep(min(self.backoff * 2 ** (rounds - 1), max(end - time.monotonic(), 0.0)))
 
 
 def read_servers_file(path: Path) -> list[str]:

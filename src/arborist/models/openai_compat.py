@@ -47,6 +47,10 @@ from arborist.models.base import (
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 3
+# One call's overall deadline: every retry and, over a fleet, every move to another server. Above what the
+# default timeout and retries can take on one server (4 x 120 s and the backoff), so it bounds a fleet's failover
+# without cutting a slow server's retries short.
+DEFAULT_DEADLINE = 600.0
 BACKOFF_BASE = 0.5
 MAX_RETRY_AFTER = 30.0
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024  # max_tokens <= 32,768 fits many times over, JSON escapes included
@@ -85,7 +89,11 @@ def check_base_url(base_url: str, what: str = "--base-url") -> str:
     `what` names where the URL came from (an option, a line of a servers file). The messages show the URL
     with any password masked: a refused URL is still a secret's carrier.
     """
-    parts = urllib.parse.urlsplit(base_url.strip())
+    try:
+        parts = urllib.parse.urlsplit(base_url.strip())
+    except ValueError as exc:  # "http://[::1/v1": an unclosed IPv6 bracket
+        raise ArboristError(f"{what} '{redact_url(base_url)}' is not a valid URL ({exc}); "
+                            "give one like http://127.0.0.1:8000/v1") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise ArboristError(
             f"{what} '{redact_url(base_url)}' is not an http(s) URL of a server; "
@@ -101,18 +109,43 @@ def check_base_url(base_url: str, what: str = "--base-url") -> str:
     return base_url.strip()
 
 
+MASK = "***"
+
+
 def redact_url(url: str) -> str:
-    """`url` with the password of any `user:password@` replaced by `***` (the user name stays: it helps
-    tell servers apart and is no secret); a URL without credentials comes back unchanged."""
+    """`url` with the password of any `user:password@` and every value of its query replaced by `***` (the
+    user name and the query's keys stay: they help tell servers apart and are no secret; a query may carry an
+    API key). A URL without either comes back unchanged."""
     try:
         parts = urllib.parse.urlsplit(url.strip())
     except ValueError:
-        return "<unparseable URL>"
-    if "@" not in parts.netloc:
+        return url if "@" not in url and "?" not in url else "<unparseable URL>"
+    netloc, query = parts.netloc, parts.query
+    if "@" in netloc:
+        userinfo, _, hostport = netloc.rpartition("@")
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{hostport}" if colon else (f"{user}@{hostport}" if user else hostport)
+    if query:
+        query = "&".join(f"{piece.split('=', 1)[0]}={MASK}" for piece in query.split("&") if piece)
+    if (netloc, query) == (parts.netloc, parts.query):
         return url
-    userinfo, _, hostport = parts.netloc.rpartition("@")
-    user = userinfo.split(":", 1)[0]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{hostport}" if user else hostport))
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def holds_secret(url: str) -> bool:
+    """Whether `url` carries a password or a query (what `redact_url` masks)."""
+    return redact_url(url) != url
+
+
+def has_mask(url: str) -> bool:
+    """Whether `url` carries a masked password or query value (one read back from a run directory): sending it
+    would send `***` as the secret."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+    except ValueError:
+        return False
+    values = [v for _, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
+    return parts.password == MASK or MASK in values
 
 
 def server_label(base_url: str) -> str:
@@ -192,7 +225,8 @@ class OpenAIProvider:
         timeout: float = DEFAULT_TIMEOUT,
         retries: int = DEFAULT_RETRIES,
         backoff: float = BACKOFF_BASE,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], object] | None = None,
+        deadline: float = DEFAULT_DEADLINE,
     ) -> None:
         if not model:
             raise ArboristError("the HTTP provider needs a model name (--model) for the server")
@@ -203,6 +237,9 @@ class OpenAIProvider:
         # servers that serve different weights under one name never share an answer.
         self.model_id = f"{model}@{server_label(base_url)}"
         parts = urllib.parse.urlsplit(check_base_url(base_url))
+        if has_mask(base_url):
+            raise ArboristError(f"the base URL '{redact_url(base_url)}' holds a masked password or query value "
+                                f"('{MASK}'), not the secret itself; give the URL with it (--base-url)")
         # What errors show: the URL without credentials (they go in a header) or a query (it may hold a key).
         self.server = server_label(base_url)
         self.url = self.server + "/chat/completions"
@@ -217,7 +254,11 @@ class OpenAIProvider:
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
-        self._sleep = sleep
+        self.deadline = deadline
+        self._aborted = threading.Event()
+        self._sleep = self._aborted.wait if sleep is None else sleep  # a backoff that `abort` ends
+        self._live: set[http.client.HTTPConnection] = set()  # connections of the calls in flight
+        self._live_lock = threading.Lock()
         self._api_key: str | None = None
         if api_key_env:
             self._api_key = os.environ.get(api_key_env)
@@ -230,17 +271,34 @@ class OpenAIProvider:
         body = {"model": self.model, **chat_request(messages, settings, json_schema)}
         return json.dumps(body).encode("utf-8")
 
-    def _post(self, data: bytes) -> tuple[dict[str, Any] | None, _Failure | None]:
+    def abort(self) -> None:
+        """End every call in flight and refuse new ones (a stopped run): their sockets are shut down, so a
+        call waiting on a slow server returns now, as a failure no retry follows."""
+        self._aborted.set()
+        with self._live_lock:
+            live = list(self._live)
+        for conn in live:
+            if conn.sock is not None:
+                with contextlib.suppress(OSError):
+                    conn.sock.shutdown(socket.SHUT_RDWR)
+
+    def _post(self, data: bytes, timeout: float | None = None) -> tuple[dict[str, Any] | None, _Failure | None]:
+        """One request, given up after `timeout` seconds (default: the provider's)."""
+        limit = self.timeout if timeout is None else max(timeout, 0.001)
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         elif self._basic_auth:
             headers["Authorization"] = self._basic_auth
         conn_type = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-        conn = conn_type(self._host, self._port, timeout=self.timeout)
-        timed_out = _Failure(f"timed out after {self.timeout:g} s", True)
-        watchdog = _Watchdog(conn, self.timeout)
-        payload, cut, detail, after = b"", False, "", None
+        conn = conn_type(self._host, self._port, timeout=limit)
+        timed_out = _Failure(f"timed out after {limit:.3g} s", True)
+        watchdog = _Watchdog(conn, limit)
+        payload, cut, short, detail, after = b"", False, 0, "", None
+        with self._live_lock:
+            if self._aborted.is_set():
+                return None, _Failure("cancelled: the run was stopped", False)
+            self._live.add(conn)
         try:
             with watchdog:
                 try:
@@ -257,6 +315,7 @@ class OpenAIProvider:
                     after = _retry_after(resp.getheader("Retry-After"))
                 else:
                     payload, cut = _read_capped(resp, MAX_RESPONSE_BYTES)
+                    short = 0 if cut or resp.length is None else resp.length  # bytes the server said it would send
             if watchdog.fired.is_set():
                 return None, timed_out  # what was read may be cut short by the shutdown
         except TimeoutError:  # socket.timeout is an alias
@@ -271,6 +330,11 @@ class OpenAIProvider:
             return None, _Failure(f"connection failed ({_one_line(str(exc))})", True)
         finally:
             conn.close()
+            with self._live_lock:
+                self._live.discard(conn)
+        if short:  # the connection closed inside the body: a dropped connection, whatever the status said
+            return None, _Failure(f"connection dropped (the body ended {short:,} bytes short of its "
+                                  "Content-Length)", True)
         if 300 <= status < 400:
             return None, _Failure(f"HTTP {status} redirect (not followed: a chat endpoint does not move)", False)
         if status >= 400:
@@ -297,29 +361,39 @@ class OpenAIProvider:
         settings: GenerationSettings,
         json_schema: dict[str, Any] | None = None,
     ) -> Completion:
+        return self.complete_by(messages, settings, json_schema, time.monotonic() + self.deadline)
+
+    def complete_by(self, messages: list[Message], settings: GenerationSettings,
+                    json_schema: dict[str, Any] | None, end: float) -> Completion:
+        """`complete`, given up at `end` (a `time.monotonic()` value; a fleet passes its call's own): no request
+        outlives it and no retry starts after it."""
         data = self._body(messages, settings, json_schema)
         started = time.monotonic()
         attempt = 0
         while True:
             attempt += 1
             t0 = time.monotonic()
-            parsed, failure = self._post(data)
+            parsed, failure = self._post(data, min(self.timeout, end - t0))
             timings = {"request_s": time.monotonic() - t0, "total_s": time.monotonic() - started}
             if failure is None and parsed is not None:
                 return self._completion(parsed, attempt, timings)
             assert failure is not None
-            if not failure.retryable or attempt > self.retries:
+            delay = self.backoff * 2 ** (attempt - 1)
+            if failure.retry_after is not None:
+                delay = max(delay, failure.retry_after)
+            late = time.monotonic() + delay >= end
+            if not failure.retryable or attempt > self.retries or late or self._aborted.is_set():
+                why = "cancelled: the run was stopped" if self._aborted.is_set() else failure.message
+                if late and failure.retryable and attempt <= self.retries and not self._aborted.is_set():
+                    why += f"; the call's deadline ({end - started:.3g} s) left no time to try again"
                 return Completion(
                     model_id=self.model_id,
                     provider=self.name,
-                    error=f"POST {self.url} failed: {failure.message} after {attempt} attempt{'s' if attempt > 1 else ''}",
+                    error=f"POST {self.url} failed: {why} after {attempt} attempt{'s' if attempt > 1 else ''}",
                     attempts=attempt,
                     timings=timings,
                     server=self.server,
                 )
-            delay = self.backoff * 2 ** (attempt - 1)
-            if failure.retry_after is not None:
-                delay = max(delay, failure.retry_after)
             self._sleep(delay)
 
     def _completion(self, body: dict[str, Any], attempts: int, timings: dict[str, float]) -> Completion:

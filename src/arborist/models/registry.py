@@ -10,7 +10,7 @@ from typing import Any
 from arborist.errors import ArboristError
 from arborist.models.base import Provider
 from arborist.models.fleet import DEFAULT_PER_SERVER
-from arborist.models.openai_compat import DEFAULT_RETRIES, DEFAULT_TIMEOUT
+from arborist.models.openai_compat import DEFAULT_DEADLINE, DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from arborist.models.profiles import DEFAULT_PROFILE, PROFILES, get_profile
 
 
@@ -22,6 +22,7 @@ def make_provider(
     retries: int = DEFAULT_RETRIES,
     servers: Sequence[str] = (),
     per_server: int = DEFAULT_PER_SERVER,
+    deadline: float = DEFAULT_DEADLINE,
 ) -> Provider:
     """servers -> a fleet of HTTP servers (models.fleet); base_url -> one HTTP server (model names the
     server's model); "scripted" -> test double; otherwise a local profile name or a .gguf path (default
@@ -35,13 +36,14 @@ def make_provider(
             raise ArboristError("a server fleet needs --model: the model name the servers should use")
         _check_served_name(model)
         return ServerFleet(model, servers, per_server=per_server, api_key_env=api_key_env, timeout=timeout,
-                           retries=retries)
+                           retries=retries, deadline=deadline)
     if base_url:
         from arborist.models.openai_compat import OpenAIProvider
 
         if not model:
             raise ArboristError("--base-url needs --model: the model name the server should use")
-        return OpenAIProvider(model, base_url, api_key_env=api_key_env, timeout=timeout, retries=retries)
+        return OpenAIProvider(model, base_url, api_key_env=api_key_env, timeout=timeout, retries=retries,
+                              deadline=deadline)
     if model == "scripted":
         from arborist.models.scripted import ScriptedProvider
 
@@ -67,6 +69,7 @@ class ProviderRecipe:
     retries: int = DEFAULT_RETRIES
     servers: tuple[str, ...] = ()
     per_server: int = DEFAULT_PER_SERVER
+    deadline: float = DEFAULT_DEADLINE
 
     def arguments(self) -> dict[str, Any]:
         """make_provider's keyword arguments."""

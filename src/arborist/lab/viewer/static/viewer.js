@@ -535,14 +535,14 @@
     append(app, h("h1", {}, "Runs under " + l.root),
       l.runs.length ? null : h("p", { class: "muted" }, "No run directories directly under this root."),
       l.runs.length === 0 ? null : table(["run", "state", "rows", "diagnosis"], l.runs.map((r) => h("tr", {},
-        h("td", {}, h("a", { href: "/run?path=" + encodeURIComponent(r.name) }, r.name)), h("td", {}, r.state || "?"),
+        h("td", {}, h("a", { href: "/run?path=" + encodeURIComponent(r.name) }, r.name)), h("td", { class: r.damaged ? "warn" : "" }, r.damaged ? "damaged: " + r.damaged : (r.state || "?")),
         h("td", {}, r.rows_done + " / " + (r.rows_total === null || r.rows_total === undefined ? "?" : r.rows_total)),
         h("td", {}, Object.entries(r.diagnosis).map(([arm, c]) => arm + ": " + Object.entries(c).filter(([, n]) => n).map(([b, n]) => b + " " + n).join(", ")).join("; ")))), { id: "runs" }),
       l.runs.length > 1 ? compareForm(l.runs.map((r) => [r.name, r.name]), "/compare") : null,
       h("h2", {}, "Sweeps"),
       l.sweeps.length ? table(["sweep", "family", "values", "state"], l.sweeps.map((s) => h("tr", {},
         h("td", {}, h("a", { href: "/sweep?path=" + encodeURIComponent(s.name) }, s.name)), h("td", {}, s.family || ""),
-        h("td", {}, (s.values || []).join(", ")), h("td", {}, s.state || "")))) : h("p", { class: "muted" }, "none"));
+        h("td", {}, (Array.isArray(s.values) ? s.values : []).join(", ")), h("td", { class: s.damaged ? "warn" : "" }, s.damaged ? "damaged: " + s.damaged : (s.state || ""))))) : h("p", { class: "muted" }, "none"));
   }
 
   // ---- sentinel ladder and layout bench pages: their facts, warnings and summary tables ----
