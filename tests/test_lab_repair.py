@@ -296,7 +296,7 @@ def test_the_repair_page_lists_questions_by_verdict_with_the_funnel_before_and_a
     reader = Reader(GOLDS)
     run_dir = make_run(tmp_path, inputs, reader, evidence_k=1)
     repair_dir, _record = repair(run_dir, reader, tmp_path / "repairs")
-    data = load_repair_dir(repair_dir)
+    data = load_repair_dir(repair_dir, tmp_path)  # the folder holding both the run and the repair
     assert [q["verdict"] for q in data["questions"]] == ["recovered"] * 3
     q = data["questions"][0]
     assert q["before"]["retrieval"]["evidence_k"] == 1 and q["before"]["diagnosis"]["boundary"] == "evidence_k"
@@ -416,3 +416,17 @@ def test_a_repair_killed_anywhere_continues_without_a_row_lost_or_twice(
     fresh = run_cli("lab", "repair", run_dir, "-o", tmp_path / "fresh", "--json")
     assert json.loads(done.stdout) == json.loads(fresh.stdout)
 
+
+
+def test_the_repair_page_never_reads_a_run_outside_the_folder_it_was_given(
+    tmp_path: Path, inputs: tuple[Path, Path],
+) -> None:
+    reader = Reader(GOLDS)
+    run_dir = make_run(tmp_path, inputs, reader, evidence_k=1)
+    repair_dir, _record = repair(run_dir, reader, tmp_path / "repairs")
+    data = load_repair_dir(repair_dir)  # the run is in tmp/runs, not beside the repair in tmp/repairs
+    assert data["source_missing"] and "outside" in data["source_missing"]
+    assert all(q["before"] is None for q in data["questions"])
+    record = json.loads((repair_dir / "repair.json").read_text())
+    (repair_dir / "repair.json").write_text(json.dumps({**record, "run": "/etc"}))
+    assert "outside" in load_repair_dir(repair_dir, tmp_path)["source_missing"]

@@ -440,15 +440,17 @@ def _funnel_row(row: Json | None) -> Json | None:
             "answer": (row.get("answer") or {}).get("text", "")}
 
 
-def load_repair_dir(repair_dir: Path) -> Json:
-    """A repair: its questions by verdict, each recovered one with its answer before (the source run's row) and
-    after (the row of each cell that recovered it), the settings table, the whole-run check and the plot."""
+def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
+    """A repair: its questions by verdict, each recovered one with its answer before (the source run's row, shown
+    when that run is inside `base`) and after (the row of each cell that recovered it), the settings table, the
+    whole-run check and the plot."""
     record = _read_json(repair_dir, REPAIR_JSON, "repair directory")
     source = Path(str(record.get("run", "")))
     arm = record.get("arm")
-    # The run it repaired sits beside it (where `lab repair` puts it): read only there, never elsewhere.
+    # The run it repaired is read only inside `base` (the folder the viewer serves; by default the folder holding
+    # the repair, where `lab repair` puts it beside the run), never wherever repair.json points.
     try:
-        inside(repair_dir.parent, source, "folder holding the repair")
+        inside(base or repair_dir.parent, source, "folder the viewer was given")
         source_rows = [r for r in read_rows(source / ROWS, base=source)[0]
                        if r.get("arm") == arm and not r.get("sample")]
         source_problem = None if source_rows else f"the source run '{source}' has no rows to show"

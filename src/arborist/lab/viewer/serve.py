@@ -86,7 +86,7 @@ def render_path(root: Path, url: str, comparer: Comparer) -> tuple[int, str]:
             repair = _inside(root, q.get("path", ""))
             if repair is None or not is_repair_dir(repair):
                 return 404, "no such repair"
-            return 200, repair_page(load_repair_dir(repair))
+            return 200, repair_page(load_repair_dir(repair, root))
         if parts.path == "/compare":
             a, b = _inside(root, q.get("a", "")), _inside(root, q.get("b", ""))
             if a is None or b is None or not is_run_dir(a) or not is_run_dir(b):
