@@ -251,3 +251,29 @@ def test_the_verified_choice_never_buys_a_label_with_an_emptier_answer(store: Co
 def test_samples_at_temperature_zero_are_refused(run_cli: Any, demo_db: Path) -> None:
     result = run_cli("query", QUESTION, "--db", demo_db, "--model", "scripted", "--samples", "3")
     assert result.exit_code != 0 and "--samples 3 needs --temperature above 0" in result.output
+
+
+def test_a_server_that_dies_during_the_revision_keeps_the_first_answer(store: CorpusStore) -> None:
+    """A real HTTP server answers the first call, then drops every connection (a killed server): the revision
+    fails, the first answer stands with a note, and it is cached and audited as usual."""
+    from arborist.models.openai_compat import OpenAIProvider
+    from fault_server import FaultServer
+
+    eid = evidence_id_of(store, policy("none"), IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    server = FaultServer(reply=first).start()
+    try:
+        server.queue("ok", "drop", "drop")
+        provider = OpenAIProvider("fault", server.base_url, retries=1, timeout=5, sleep=lambda _s: None)
+        pol = policy("revise").model_copy(update={"model_id": f"openai:{provider.model_id}"})
+        record = engine.query(store, QUESTION, pol, provider, RULES, burn=True)
+    finally:
+        server.stop()
+    assert len(server.requests) == 3  # the first answer, the revision and its one retry
+    assert record.completion.text == first and record.contract.valid
+    (failed,) = record.repairs
+    assert failed.kind == "revision_failed" and failed.detail.startswith("the revision's server call failed")
+    assert [a.kept for a in record.attempts] == [True, False] and record.attempts[1].completion.error
+    served = engine.query(store, QUESTION, pol, provider, RULES)  # cached: the dead server is not asked again
+    assert served.cache_hit and served.record_id == record.record_id
+    assert verify_chain(store.db).ok
