@@ -119,6 +119,21 @@ def test_a_claim_whose_quote_lacks_its_number_is_reattributed(store: CorpusStore
     assert record.verification is not None and record.verification.label is Label.STRICT
 
 
+def test_a_claim_that_contradicts_its_own_quote_is_not_reattributed(store: CorpusStore) -> None:
+    """The model quoted the 30-day sentence and wrote 14 days: another sentence holds 14 (monthly plans), but the
+    claim is wrong, not mis-attributed; it is left to the revision, whose findings name the quote's 30."""
+    question = "How long does a customer have to ask for a full refund of a new annual Team subscription?"
+    pol = policy("snap")
+    probe = engine.query(store, question, pol.model_copy(update={"repair": "none"}), ScriptedProvider(answer()),
+                         RULES, burn=True)
+    eid = next(e.evidence_id for e in probe.evidence if IN_FORCE in e.text)
+    assert any("within 14 days" in e.text for e in probe.evidence)  # the sentence a search would have found
+    record = engine.query(store, question, pol, ScriptedProvider(answer(claim("14 days", IN_FORCE, eid))), RULES,
+                          burn=True)
+    assert record.repairs == [] and record.verification is not None
+    assert record.verification.claims[0].verdict.value == "PARTIAL"
+
+
 def test_a_revision_fed_the_findings_replaces_a_worse_answer_and_both_are_kept(store: CorpusStore) -> None:
     pol = policy("revise")
     eid = evidence_id_of(store, pol, IN_FORCE)

@@ -106,6 +106,17 @@ def _anchors(text: str) -> set[str]:
     return {t.norm for t in tokens if t.number} | {t.norm for t in name_tokens(text, tokens)}
 
 
+def _contradicts_its_quote(claim: str, quote: object) -> bool:
+    """Whether the claim states numbers its own quote lacks while the quote states others ("14 days" quoting
+    "within 30 days"): the model read one figure and wrote another, so the claim is wrong, not mis-attributed.
+    It is left to the revision, whose findings name the quote's figures."""
+    if not isinstance(quote, str):
+        return False
+    said = {t.norm for t in tokenise(claim) if t.number}
+    quoted = {t.norm for t in tokenise(quote) if t.number}
+    return bool(said - quoted) and bool(quoted - said)
+
+
 def _candidates(claim: str, question: str, blocks: Sequence[tuple[str, str]], anchors: set[str]) -> list[tuple[str, str]]:
     """Admitted sentences ((evidence id, sentence)) holding every anchor, the most words shared with the claim and
     the question first."""
@@ -168,7 +179,7 @@ def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
                 if _verified(current, i):
                     continue
         anchors = _anchors(claim["text"])
-        if not anchors:
+        if not anchors or _contradicts_its_quote(claim["text"], claim.get("quote")):
             continue
         for eid, sentence in _candidates(claim["text"], record.question, verify.blocks, anchors):
             if sentence == claim.get("quote") and claim.get("evidence_ids") == [eid]:
