@@ -70,12 +70,15 @@ def _words(text: str) -> tuple[list[Any], str]:
 def snap_quote(quote: str, blocks: Sequence[tuple[str, str]]) -> Snap | None:
     """The span of `blocks` ((evidence id, text), the cited first) closest to `quote` within the edit budget, as
     the block writes it; None when none is close enough. Spans are whole words, of the quote's length give or take
-    a fifth; on a tie the earlier block, then the earlier span, wins. Alignment by rapidfuzz's Levenshtein
-    distance with a score cutoff (C, bit-parallel), so thousands of candidate spans cost milliseconds."""
+    a fifth, and hold exactly the quote's numbers and names: a figure or a name changed is another fact, not a
+    misquote ("$29 ... billed monthly" never snaps to a superseded "$22 ... billed monthly", two edits away). On a
+    tie the earlier block, then the earlier span, wins. Alignment by rapidfuzz's Levenshtein distance with a
+    score cutoff (C, bit-parallel), so thousands of candidate spans cost milliseconds."""
     qtokens, query = _words(quote)
     n = len(qtokens)
     if n < SNAP_MIN_TOKENS:
         return None
+    kept = _anchors(quote)
     budget = max(SNAP_MIN_EDITS, int(SNAP_BUDGET * len(query)))
     slack = max(1, round(n / 5))
     lengths = sorted(range(max(1, n - slack), n + slack + 1), key=lambda k: abs(k - n))
@@ -84,11 +87,18 @@ def snap_quote(quote: str, blocks: Sequence[tuple[str, str]]) -> Snap | None:
     for eid, text in blocks:
         tokens = tokenise(text)
         norms = [t.norm for t in tokens]
+        anchored = [t.norm if t.number else "" for t in tokens]
+        named = {id(t) for t in name_tokens(text, tokens)}
         for i in range(len(tokens)):
             for k in lengths:
-                if i + k <= len(tokens):
-                    where.append((eid, tokens[i].start, tokens[i + k - 1].end))
-                    choices.append(" ".join(norms[i : i + k]))
+                if i + k > len(tokens):
+                    continue
+                span = tokens[i : i + k]
+                held = {a for a in anchored[i : i + k] if a} | {t.norm for t in span if id(t) in named}
+                if held != kept:
+                    continue
+                where.append((eid, tokens[i].start, tokens[i + k - 1].end))
+                choices.append(" ".join(norms[i : i + k]))
     best = process.extractOne(query, choices, scorer=Levenshtein.distance, score_cutoff=budget)
     if best is None:
         return None
