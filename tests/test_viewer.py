@@ -339,3 +339,25 @@ def test_a_treated_rows_page_shows_its_treatment_and_request_completeness(
     open_page(page, out, f"#row={control}")
     page.wait_for_selector("#completeness")
     assert "answered_supported" in page.inner_text("#completeness")
+
+
+def test_a_repaired_rows_page_shows_the_models_quote_beside_the_span_and_the_first_answer_beside_the_revision(
+    tmp_path: Path, evil_inputs: tuple[Path, Path], page: Any,
+) -> None:
+    paris = "Paris is the capital of France."
+    misquote = "Paris is the capitol of France"  # two edits off E1's sentence: snapped
+    first = claim("Paris, the capital of France, lies on the Loire.", "E1", misquote)
+    revised = claim(paris, "E1", paris)
+    provider = ScriptedProvider(first, *GOOD[1:], EVIL_ANSWER, revisions=(revised,))
+    from arborist.lab.runner import execute, plan_run
+
+    path = execute(plan_run(request(tmp_path, evil_inputs), provider), provider).run_dir
+    row = next(r for r in rows_of(path) if r["query_id"] == "q1")
+    assert [a["kind"] for a in row["trace"]["attempts"]] == ["first", "revision"]
+    out = tmp_path / "run.html"
+    out.write_text(run_page(load_run(path)), encoding="utf-8")
+    open_page(page, out, f"#row={rows_of(path).index(row)}")
+    repairs = page.inner_text("#repairs-table")
+    assert "snapped" in repairs and misquote in repairs and paris.rstrip(".") in repairs.replace(misquote, "")
+    attempts = page.inner_text("#attempts")
+    assert "first" in attempts and "not kept" in attempts and "Loire" in attempts and "revision" in attempts
