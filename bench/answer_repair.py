@@ -36,6 +36,7 @@ from arborist.answer.verification import corpus_weights, verify_record
 from arborist.corpus.store import open_store
 from arborist.entailment import spec_for
 from arborist.lab.stats import bootstrap_mean
+from arborist.models.base import Completion
 from arborist.models.local import LocalProvider
 from arborist.policy.answer import build_policy, governance_policy_hash
 from arborist.verify import Label, VerifierPolicy
@@ -49,12 +50,24 @@ def arms(record: AnswerRecord, provider: LocalProvider, verifier: VerifierPolicy
     """The first answer (verified) and its three repairs."""
     first = verify_record(record, verifier, weights)
     snapped = repair_claims(first, Reverifier(first, verifier, weights))
-    return {
-        "none": first,
-        "snap": snapped,
-        "revise": revise(first, provider, Reverifier(first, verifier, weights), snap=False),
-        "all": revise(snapped, provider, Reverifier(snapped, verifier, weights), snap=True),
-    }
+    revised = revise(first, provider, Reverifier(first, verifier, weights), snap=False)
+    # Nothing snapped: `all` sends the very request `revise` sent (temperature 0), so the model is asked once and only
+    # the snapping of the revision can differ.
+    asker: Any = _Replay(revised) if snapped is first else provider
+    both = revise(snapped, asker, Reverifier(snapped, verifier, weights), snap=True)
+    return {"none": first, "snap": snapped, "revise": revised, "all": both}
+
+
+class _Replay:
+    """The revision `revise` already received, given again for the same request (no model call)."""
+
+    def __init__(self, revised: AnswerRecord) -> None:
+        self.completion = next((a.completion for a in revised.attempts if a.kind == "revision"), None)
+
+    def complete(self, messages: Any, settings: Any, json_schema: Any = None) -> Completion:
+        if self.completion is None:
+            raise RuntimeError("no revision to replay")
+        return self.completion
 
 
 def latency(first: AnswerRecord, arm: AnswerRecord) -> float:
