@@ -77,6 +77,10 @@ def test_a_snap_never_changes_a_figure_or_a_name() -> None:
     assert snap_quote("The Team plan costs $22 per seat per month billed annually.", blocks[1:]) is None
     assert snap_quote("Marta Feld approves refunds for the Team plan.",
                       [("E1", "Marcus Feld approves refunds for the Team plan.")]) is None
+    # a capital that opens the quote's sentence is the same name as in the evidence's list item
+    glossary = [("E1", "- **Quire**: our internal name for a workspace. Old tools still say quire.")]
+    snapped = snap_quote("Quire is our internal name for a workspace.", glossary)
+    assert snapped is not None and snapped.span == "Quire**: our internal name for a workspace."
 
 
 def test_a_misquote_is_snapped_to_the_evidence_recorded_and_audited(store: CorpusStore) -> None:

@@ -78,7 +78,9 @@ def snap_quote(quote: str, blocks: Sequence[tuple[str, str]]) -> Snap | None:
     n = len(qtokens)
     if n < SNAP_MIN_TOKENS:
         return None
-    kept = _anchors(quote)
+    numbers = {t.norm for t in qtokens if t.number}
+    words = {t.norm for t in qtokens}
+    names = {t.norm for t in name_tokens(quote, qtokens)}
     budget = max(SNAP_MIN_EDITS, int(SNAP_BUDGET * len(query)))
     slack = max(1, round(n / 5))
     lengths = sorted(range(max(1, n - slack), n + slack + 1), key=lambda k: abs(k - n))
@@ -87,15 +89,15 @@ def snap_quote(quote: str, blocks: Sequence[tuple[str, str]]) -> Snap | None:
     for eid, text in blocks:
         tokens = tokenise(text)
         norms = [t.norm for t in tokens]
-        anchored = [t.norm if t.number else "" for t in tokens]
         named = {id(t) for t in name_tokens(text, tokens)}
         for i in range(len(tokens)):
             for k in lengths:
                 if i + k > len(tokens):
                     continue
                 span = tokens[i : i + k]
-                held = {a for a in anchored[i : i + k] if a} | {t.norm for t in span if id(t) in named}
-                if held != kept:
+                # the same figures, and no name on either side that the other does not write (in any case)
+                if ({t.norm for t in span if t.number} != numbers or not names <= set(norms[i : i + k])
+                        or any(id(t) in named and t.norm not in words for t in span)):
                     continue
                 where.append((eid, tokens[i].start, tokens[i + k - 1].end))
                 choices.append(" ".join(norms[i : i + k]))
