@@ -263,3 +263,18 @@ def test_texts_that_are_not_valid_unicode_are_cached_not_a_crash(cache_path: Pat
     judge = CachedJudge(inner, JudgeCache(cache_path))
     assert judge.score("p\ud800", "h\udc80") == judge.score("p\ud800", "h\udc80") == pytest.approx(0.4)
     assert len(inner.asked) == 1
+
+
+def test_pairs_that_share_a_separator_never_share_a_key_or_a_score(cache_path: Path) -> None:
+    """("A\\x1fB", "C") and ("A", "B\\x1fC") joined with \\x1f are one string: the key and signature encode each
+    text on its own, so an entailed pair's score is never served for the other one."""
+    assert _key("j", "A\x1fB", "C") != _key("j", "A", "B\x1fC")
+    assert _key("j\x1fA", "B", "C") != _key("j", "A\x1fB", "C")
+    cache = JudgeCache(cache_path)
+    judge_id = CachedJudge(TableJudge({}), cache)._id
+    cache.put(judge_id, "A\x1fB", "C", 0.99)
+    assert cache.get(judge_id, "A\x1fB", "C") == pytest.approx(0.99)
+    assert cache.get(judge_id, "A", "B\x1fC") is None
+    inner = TableJudge({"B\x1fC": 0.02})
+    assert CachedJudge(inner, JudgeCache(cache_path)).score("A", "B\x1fC") == pytest.approx(0.02)
+    assert inner.asked

@@ -35,7 +35,7 @@ from arborist.verify.judge import Judge, JudgeSpec
 LOCK_WAIT_S = 1.0
 TABLE = "signed_scores"  # `judge_scores` of earlier versions held unsigned rows: never read
 KEY_FILE = "judge-cache.key"
-_MAC_TAG = "arborist-judge-score/1"
+_MAC_TAG = "arborist-judge-score/2"  # /1 joined its fields with an unescaped \x1f: never read
 
 _log = logging.getLogger(__name__)
 
@@ -97,8 +97,18 @@ def load_key(path: Path, cache_file: Path) -> bytes:
     return key
 
 
+def _encode(*fields: str) -> bytes:
+    """The fields, each length-prefixed: one byte string per tuple of fields (joining them with a separator let
+    ("A\x1fB", "C") and ("A", "B\x1fC") share a key and a signature)."""
+    out = bytearray()
+    for field in fields:
+        data = field.encode("utf-8", "surrogatepass")
+        out += f"{len(data)}:".encode("ascii") + data
+    return bytes(out)
+
+
 def _key(judge_id: str, premise: str, hypothesis: str) -> str:
-    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(_encode("key/2", judge_id, premise, hypothesis)).hexdigest()
 
 
 def _in_range(score: object) -> bool:
@@ -153,8 +163,8 @@ class JudgeCache:
             _log.warning("Warning: %s", message)
 
     def _mac(self, judge_id: str, premise: str, hypothesis: str, score: float) -> str:
-        text = "\x1f".join((_MAC_TAG, judge_id, premise, hypothesis, float(score).hex()))
-        return hmac.new(self._secret, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+        text = _encode(_MAC_TAG, judge_id, premise, hypothesis, float(score).hex())
+        return hmac.new(self._secret, text, hashlib.sha256).hexdigest()
 
     def get(self, judge_id: str, premise: str, hypothesis: str) -> float | None:
         """The signed score in [0, 1] kept for this pair, or None (no row, or one that is not to be trusted)."""
