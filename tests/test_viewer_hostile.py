@@ -144,10 +144,21 @@ def _config_fields_wrong(run: Path) -> str:
     return rundir.CONFIG
 
 
+def _a_fifo(name: str) -> Callable[[Path], str]:
+    """`name` replaced by a FIFO: opening it to read would wait for ever for a writer (the viewer must not)."""
+    def damage(run: Path) -> str:
+        (run / name).unlink(missing_ok=True)
+        os.mkfifo(run / name)
+        return name
+    return damage
+
+
 DAMAGE: dict[str, Callable[[Path], str]] = {
     "config a list": _config_a_list, "retrieval a string": _retrieval_a_string,
     "summary a directory": _summary_a_directory, "summary not UTF-8": _summary_not_utf8,
     "status invalid": _status_invalid, "config fields wrong": _config_fields_wrong,
+    **{f"{name} a FIFO": _a_fifo(name) for name in (rundir.SUMMARY_MD, rundir.ROWS, rundir.CHUNKS, rundir.EVALUATION,
+                                                      rundir.STATUS)},
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import stat
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -65,13 +66,31 @@ def _exists(path: Path) -> bool:
         return False
 
 
+def regular(path: Path, real: Path, what: str) -> bool:
+    """Whether `real` (the resolved `path`) is there: True for a regular file, False for nothing (a link to
+    nothing); a ViewerError naming `path` for anything else (a FIFO, whose read would wait for ever for a
+    writer, a directory, a device), looked at without opening it."""
+    try:
+        mode = real.stat().st_mode
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        raise ViewerError(f"'{path}' cannot be read ({getattr(exc, 'strerror', None) or exc}); the {what} is "
+                          "damaged") from None
+    if not stat.S_ISREG(mode):
+        raise ViewerError(f"'{path}' is not a regular file; the {what} is damaged")
+    return True
+
+
 def read_text(base: Path, rel: str, what: str) -> str | None:
     """The UTF-8 text of `base/rel`, None when there is no such file; a ViewerError naming the file when it is
-    not a readable UTF-8 file inside `base`."""
+    not a readable UTF-8 regular file inside `base`."""
     path = base / rel
     if not _exists(path):
         return None
     real = inside(base, path, what)
+    if not regular(path, real, what):
+        return None
     try:
         return real.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -116,8 +135,10 @@ def _is_row(r: Json) -> bool:
 def read_rows(path: Path, base: Path | None = None) -> tuple[list[Json], list[int], int]:
     """Rows of per-query.jsonl, the line numbers that were torn, and how many objects were not rows (or had
     a field of another shape than a row's)."""
-    if base is not None and _exists(path):
-        inside(base, path, "run directory")
+    if _exists(path):
+        real = inside(base, path, "run directory") if base is not None else path
+        if not regular(path, real, "run directory"):
+            return [], [], 0
     try:
         rows, bad = runfiles.read_rows(path)
     except OSError as exc:
