@@ -450,15 +450,34 @@ def _funnel_row(row: Json | None) -> Json | None:
     """What the repair page shows of one answer: its funnel, diagnosis, label and answer text."""
     if row is None:
         return None
-    retrieval, context = row.get("retrieval") or {}, row.get("context") or {}
+    retrieval, context = _obj(row.get("retrieval")), _obj(row.get("context"))
     return {"query_id": row.get("query_id"), "arm": row.get("arm"),
             "retrieval": {k: retrieval.get(k) for k in ("ranked_chunk_ids", "retrieve_k", "evidence_k")},
             "selected_chunk_ids": row.get("selected_chunk_ids", []),
             "context": {k: context.get(k) for k in ("admitted_chunk_ids", "omitted_chunk_ids", "used_runes",
                                                      "max_runes")},
-            "citation_chunk_ids": (row.get("trace") or {}).get("citation_chunk_ids", []),
-            "diagnosis": row.get("diagnosis"), "verifier": {"label": (row.get("verifier") or {}).get("label")},
-            "answer": (row.get("answer") or {}).get("text", "")}
+            "citation_chunk_ids": _obj(row.get("trace")).get("citation_chunk_ids", []),
+            "diagnosis": row.get("diagnosis"), "verifier": {"label": _obj(row.get("verifier")).get("label")},
+            "answer": _obj(row.get("answer")).get("text", "")}
+
+
+def _check_repair(path: Path, record: Json) -> None:
+    """A ViewerError naming repair.json when a field the page reads has another shape than `lab repair` writes
+    (a list of objects, each question with a string id and a list of attempt objects)."""
+    def wrong(field: str) -> ViewerError:
+        return ViewerError(f"'{path}' has a {field} of the wrong shape; the repair directory is damaged")
+
+    for field in ("questions", "cells", "settings", "notes"):
+        if record.get(field) is not None and not isinstance(record[field], list):
+            raise wrong(repr(field))
+    if not all(isinstance(c, dict) for c in record.get("cells") or []):
+        raise wrong("cell")
+    for q in record.get("questions") or []:
+        if not isinstance(q, dict) or not isinstance(q.get("id"), str):
+            raise wrong("question (an object with a string id)")
+        attempts = q.get("attempts")
+        if attempts is not None and not (isinstance(attempts, list) and all(isinstance(a, dict) for a in attempts)):
+            raise wrong(f"question {q['id']!r}'s attempts")
 
 
 def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
@@ -466,6 +485,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
     when that run is inside `base`) and after (the row of each cell that recovered it), the settings table, the
     whole-run check and the plot."""
     record = _read_json(repair_dir, REPAIR_JSON, "repair directory")
+    _check_repair(repair_dir / REPAIR_JSON, record)
     source = Path(str(record.get("run", "")))
     arm = record.get("arm")
     # The run it repaired is read only inside `base` (the folder the viewer serves; by default the folder holding
@@ -478,7 +498,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
     except ViewerError as exc:
         source_rows, source_problem = [], str(exc)
     before = {r["query_id"]: r for r in source_rows}
-    cells = {c.get("key"): c for c in record.get("cells", []) if isinstance(c, dict)}
+    cells = {c.get("key"): c for c in record.get("cells") or [] if isinstance(c, dict)}
     cell_rows: dict[str, dict[str, Json]] = {}
 
     def row_of(cell_key: str, qid: str) -> Json | None:
@@ -490,9 +510,9 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
 
     questions: list[Json] = []
     shown: list[Json] = []
-    for q in record.get("questions", []):
+    for q in record.get("questions") or []:
         after = []
-        for a in q.get("attempts", []):
+        for a in q.get("attempts") or []:
             if a.get("outcome") == "recovered":
                 row = row_of(str(a.get("cell")), q["id"])
                 if row is not None:
@@ -504,7 +524,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
             shown.append(first)
         questions.append({k: q.get(k) for k in ("id", "question", "boundary", "goal", "verdict", "why", "label",
                                                 "gold")}
-                         | {"tried": len(q.get("attempts", [])), "after": after,
+                         | {"tried": len(q.get("attempts") or []), "after": after,
                             "before": _funnel_row(first) if after else None})
     plots: dict[str, str] = {}
     for name, rel in _obj(record.get("plots")).items():
