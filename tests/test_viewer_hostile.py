@@ -348,3 +348,38 @@ def test_a_row_nested_too_deep_is_an_unreadable_line(root: Path, run_dir: Path) 
     index_status, index = render_path(root, "/", no_compare)
     assert index_status == 200
     assert {r["name"]: r["rows_done"] for r in page_data(index)["listing"]["runs"]}[bad.name] == len(lines)
+
+
+def _strict_json(text: str) -> object:
+    def refuse(name: str) -> object:
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_nan_and_infinity_in_a_run_embed_as_valid_json(root: Path, run_dir: Path) -> None:  # noqa: F811
+    """The browser's JSON.parse refuses NaN and Infinity: the page's data must hold none (they embed as null)."""
+    import re
+
+    from arborist.lab.viewer.page import embed_json
+
+    bad = copy_run(run_dir, "zz-nan")
+    config = json.loads((bad / rundir.CONFIG).read_text(encoding="utf-8"))
+    config.update(created_at=float("nan"), prompt={"temperature": float("inf")})
+    (bad / rundir.CONFIG).write_text(json.dumps(config), encoding="utf-8")
+    lines = (bad / rundir.ROWS).read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[0])
+    row["timings"] = {"total_s": float("nan"), "answer_s": float("-inf")}
+    row["sample"] = 0
+    row["question"] = "NaN Infinity"
+    (bad / rundir.ROWS).write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n", encoding="utf-8")
+    assert "NaN" in (bad / rundir.ROWS).read_text(encoding="utf-8")
+    status, body = render_path(root, f"/run?path={bad.name}", no_compare)
+    assert status == 200
+    embedded = re.findall(r'<script type="application/json" id="[^"]*">(.*?)</script>', body, re.S)
+    assert len(embedded) > 1
+    for text in embedded:
+        _strict_json(text)
+    data = _strict_json(embedded[0])
+    assert isinstance(data, dict) and data["run"]["config"]["created_at"] is None
+    assert _strict_json(embed_json({"a": [float("nan"), (1.5, float("inf"))], "b": "NaN"})) == {
+        "a": [None, [1.5, None]], "b": "NaN"}
