@@ -83,20 +83,22 @@ def test_a_continued_run_asks_for_the_password_again_and_never_sends_the_mask(
     assert cfg["model"]["base_url"] == redact_url(with_password(server)) and PASSWORD not in written(tmp_path)
 
 
+@pytest.mark.parametrize(("query", "masked"), [(f"api_key={QUERY_KEY}", "api_key=***"), (QUERY_KEY, "***")],
+                         ids=["key=value", "a bare token"])
 def test_a_query_string_is_masked_like_a_password_and_asked_for_again(
         tmp_path: Path, inputs: tuple[Path, Path], server: FaultServer,  # noqa: F811
-        run_cli: Callable[..., Result]) -> None:
-    url = f"{server.base_url}?api_key={QUERY_KEY}"
+        run_cli: Callable[..., Result], query: str, masked: str) -> None:
+    url = f"{server.base_url}?{query}"
     old = failed_run(tmp_path, inputs, server, run_cli, "--base-url", url)
-    assert all(r.path.endswith(f"?api_key={QUERY_KEY}") for r in server.requests)
+    assert all(r.path.endswith(f"?{query}") for r in server.requests)
     assert QUERY_KEY not in written(tmp_path)
-    assert json.loads((old / "config.json").read_text())["model"]["base_url"].endswith("?api_key=***")
+    assert json.loads((old / "config.json").read_text())["model"]["base_url"].endswith(f"?{masked}")
     server.requests.clear()
     asked = run_cli("lab", "run", "--continue-from", old)
     assert asked.exit_code != 0 and "--base-url" in asked.stderr and not server.requests, asked.stderr
     done = run_cli("lab", "run", "--continue-from", old, "--base-url", url)
     assert done.exit_code == 0, done.stderr
-    assert server.requests and all(r.path.endswith(f"?api_key={QUERY_KEY}") for r in server.requests)
+    assert server.requests and all(r.path.endswith(f"?{query}") for r in server.requests)
     assert QUERY_KEY not in written(tmp_path)
 
 
@@ -118,7 +120,9 @@ def test_a_continued_run_reads_the_api_key_variable_it_was_started_with(
 
 def test_redact_url_masks_passwords_and_query_values() -> None:
     assert redact_url("http://u:p@h:1/v1?api_key=K&x=1#f") == "http://u:***@h:1/v1?api_key=***&x=***#f"
-    assert redact_url("http://h/v1?token") == "http://h/v1?token=***"
+    assert redact_url("http://h/v1?token") == "http://h/v1?***"  # a bare token is a secret, not a key
+    assert redact_url("http://h/v1?a=1&SECRETTOKEN&b") == "http://h/v1?a=***&***&***"
+    assert redact_url(redact_url("http://h/v1?SECRETTOKEN")) == "http://h/v1?***"
     assert redact_url("http://h/v1") == "http://h/v1"
     assert redact_url(redact_url("http://u:p@h/v1?k=v")) == "http://u:***@h/v1?k=***"
 

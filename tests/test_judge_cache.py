@@ -263,3 +263,97 @@ def test_texts_that_are_not_valid_unicode_are_cached_not_a_crash(cache_path: Pat
     judge = CachedJudge(inner, JudgeCache(cache_path))
     assert judge.score("p\ud800", "h\udc80") == judge.score("p\ud800", "h\udc80") == pytest.approx(0.4)
     assert len(inner.asked) == 1
+
+
+def test_pairs_that_share_a_separator_never_share_a_key_or_a_score(cache_path: Path) -> None:
+    """("A\\x1fB", "C") and ("A", "B\\x1fC") joined with \\x1f are one string: the key and signature encode each
+    text on its own, so an entailed pair's score is never served for the other one."""
+    assert _key("j", "A\x1fB", "C") != _key("j", "A", "B\x1fC")
+    assert _key("j\x1fA", "B", "C") != _key("j", "A\x1fB", "C")
+    cache = JudgeCache(cache_path)
+    judge_id = CachedJudge(TableJudge({}), cache)._id
+    cache.put(judge_id, "A\x1fB", "C", 0.99)
+    assert cache.get(judge_id, "A\x1fB", "C") == pytest.approx(0.99)
+    assert cache.get(judge_id, "A", "B\x1fC") is None
+    inner = TableJudge({"B\x1fC": 0.02})
+    assert CachedJudge(inner, JudgeCache(cache_path)).score("A", "B\x1fC") == pytest.approx(0.02)
+    assert inner.asked
+
+
+def _an_endless_view(path: Path) -> None:
+    """Whoever can write the cache file swaps the table for a view whose query never ends."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE VIEW signed_scores AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+               "SELECT 'k' || i AS key, 'j' AS judge_id, 0.99 AS score, 'm' AS mac FROM n")
+    db.commit()
+    db.close()
+
+
+def _a_trigger(path: Path) -> None:
+    JudgeCache(path).close()
+    db = sqlite3.connect(path)
+    db.execute("CREATE TRIGGER t BEFORE INSERT ON signed_scores BEGIN SELECT 1; END")
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("damage", [_an_endless_view, _a_trigger], ids=["an endless view", "a trigger"])
+def test_a_cache_whose_schema_is_not_ours_is_given_up_at_once(
+        cache_path: Path, damage: Callable[[Path], None], caplog: pytest.LogCaptureFixture) -> None:
+    damage(cache_path)
+    inner = TableJudge({"h": 0.8})
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING):
+        judge = CachedJudge(inner, JudgeCache(cache_path))
+        assert judge.score("p", "h") == judge.score("p", "h") == pytest.approx(0.8)
+    assert time.monotonic() - started < 10 and len(inner.asked) == 2
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and str(cache_path) in warnings[0], warnings
+
+
+def test_a_statement_that_runs_too_long_is_interrupted_and_the_cache_given_up(
+        cache_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The bound behind the schema check (the table swapped for an endless view after it was checked): a read
+    that never ends is interrupted, never waited for."""
+    cache = JudgeCache(cache_path)
+    monkeypatch.setattr("arborist.entailment.cache.STATEMENT_WAIT_S", 0.2)
+    assert cache._db is not None
+    cache._db.execute("DROP TABLE signed_scores")
+    cache._db.execute("CREATE VIEW signed_scores AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+                      "SELECT i + 1 FROM n) SELECT 'k' || i AS key, 'j' AS judge_id, 0.5 AS score, 'm' AS mac "
+                      "FROM n")
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING):
+        assert cache.get("j", "p", "h") is None
+    assert time.monotonic() - started < 10 and not cache.usable
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+@pytest.mark.parametrize("which", ["cache", "key"])
+def test_a_symlink_loop_is_judged_uncached_with_one_warning(
+        cache_path: Path, config_dir: Path, which: str, caplog: pytest.LogCaptureFixture) -> None:
+    config_dir.mkdir()
+    _loop(cache_path if which == "cache" else config_dir / "judge-cache.key")
+    inner = TableJudge({"h": 0.8})
+    with caplog.at_level(logging.WARNING):
+        judge = CachedJudge(inner, JudgeCache(cache_path))
+        assert judge.score("p", "h") == judge.score("p", "h") == pytest.approx(0.8)
+    assert len(inner.asked) == 2
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and str(cache_path) in warnings[0] and "\n" not in warnings[0], warnings
+
+
+def test_a_key_that_is_a_fifo_is_refused_not_read(
+        cache_path: Path, config_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    config_dir.mkdir()
+    key = config_dir / "judge-cache.key"
+    os.mkfifo(key, 0o600)  # reading it would wait for a writer that never comes
+    inner = TableJudge({"h": 0.8})
+    with caplog.at_level(logging.WARNING):
+        assert CachedJudge(inner, JudgeCache(cache_path)).score("p", "h") == pytest.approx(0.8)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "not a regular file" in warnings[0], warnings

@@ -144,10 +144,21 @@ def _config_fields_wrong(run: Path) -> str:
     return rundir.CONFIG
 
 
+def _a_fifo(name: str) -> Callable[[Path], str]:
+    """`name` replaced by a FIFO: opening it to read would wait for ever for a writer (the viewer must not)."""
+    def damage(run: Path) -> str:
+        (run / name).unlink(missing_ok=True)
+        os.mkfifo(run / name)
+        return name
+    return damage
+
+
 DAMAGE: dict[str, Callable[[Path], str]] = {
     "config a list": _config_a_list, "retrieval a string": _retrieval_a_string,
     "summary a directory": _summary_a_directory, "summary not UTF-8": _summary_not_utf8,
     "status invalid": _status_invalid, "config fields wrong": _config_fields_wrong,
+    **{f"{name} a FIFO": _a_fifo(name) for name in (rundir.SUMMARY_MD, rundir.ROWS, rundir.CHUNKS, rundir.EVALUATION,
+                                                      rundir.STATUS)},
 }
 
 
@@ -268,3 +279,107 @@ def test_a_plain_run_still_views(run_dir: Path) -> None:  # noqa: F811
     assert status == 200 and page_data(body)["run"]["name"] == run_dir.name
     assert not any(p.is_symlink() for p in run_dir.rglob("*"))
     assert os.path.realpath(run_dir) == str(run_dir.resolve())
+
+
+# -- damaged records: one-line errors or a dead process, never an unexpected exception ----------------------
+
+
+def test_an_impossible_pid_is_a_dead_process_not_an_error(root: Path, run_dir: Path) -> None:  # noqa: F811
+    bad = copy_run(run_dir, "zz-running")
+    status = json.loads((bad / rundir.STATUS).read_text(encoding="utf-8"))
+    (bad / rundir.STATUS).write_text(json.dumps({**status, "state": "running", "pid": 10**30}), encoding="utf-8")
+    sweep = make_sweep(root, {})
+    record = json.loads((sweep / "sweep.json").read_text(encoding="utf-8"))
+    (sweep / "sweep.json").write_text(json.dumps({**record, "state": "running", "pid": -(10**30)}), encoding="utf-8")
+    assert not rundir.process_alive(10**30) and not rundir.process_alive(2**63)
+    index_status, index = render_path(root, "/", no_compare)
+    assert index_status == 200
+    listing = page_data(index)["listing"]
+    assert {r["name"]: r["state"] for r in listing["runs"]}[bad.name] == rundir.DEAD
+    assert render_path(root, f"/run?path={bad.name}", no_compare)[0] == 200
+    assert render_path(root, f"/sweep?path={sweep.name}", no_compare)[0] == 200
+    repair = write_repair(root, {"state": "running", "pid": 10**30})
+    status_code, body = render_path(root, f"/repair?path={repair.name}", no_compare)
+    assert status_code == 200 and page_data(body)["repair"]["state"] == rundir.DEAD
+
+
+def write_repair(root: Path, fields: dict[str, object]) -> Path:
+    repair = root / "repair-x"
+    repair.mkdir(exist_ok=True)
+    record = {"run": "", "arm": "a", "state": "complete", "questions": [
+        {"id": "q1", "verdict": "recovered", "attempts": [{"cell": "c1", "outcome": "recovered"}]}],
+        "cells": [{"key": "c1", "run_dir": "cells/c1"}], "settings": [], "notes": []}
+    (repair / "repair.json").write_text(json.dumps({**record, **fields}), encoding="utf-8")
+    return repair
+
+
+REPAIR_DAMAGE: dict[str, dict[str, object]] = {
+    "questions a number": {"questions": 5}, "a question a string": {"questions": ["a"]},
+    "a question without id": {"questions": [{"verdict": "recovered", "attempts": []}]},
+    "attempts not objects": {"questions": [{"id": "q1", "attempts": [1]}]},
+    "attempts a string": {"questions": [{"id": "q1", "attempts": "x"}]},
+    "cells a number": {"cells": 7}, "a cell a string": {"cells": ["c1"]},
+}
+
+
+@pytest.mark.parametrize("damage", REPAIR_DAMAGE, ids=str)
+def test_a_damaged_repair_record_is_a_one_line_error(root: Path, damage: str) -> None:
+    from arborist.lab.viewer import load_repair_dir
+    from arborist.lab.viewer.load import ViewerError
+
+    assert load_repair_dir(write_repair(root, {}), root)["questions"]  # the undamaged record shows
+    repair = write_repair(root, REPAIR_DAMAGE[damage])
+    with pytest.raises(ViewerError) as caught:
+        load_repair_dir(repair, root)
+    assert "repair.json" in str(caught.value) and "\n" not in str(caught.value)
+    status, body = render_path(root, f"/repair?path={repair.name}", no_compare)
+    assert 400 <= status < 500 and "repair.json" in body and "\n" not in body, body
+
+
+def test_a_row_nested_too_deep_is_an_unreadable_line(root: Path, run_dir: Path) -> None:  # noqa: F811
+    bad = copy_run(run_dir, "zz-deep")
+    lines = (bad / rundir.ROWS).read_text(encoding="utf-8").splitlines()
+    deep = "[" * 100_000 + "]" * 100_000
+    (bad / rundir.ROWS).write_text("\n".join([lines[0], deep, *lines[1:]]) + "\n", encoding="utf-8")
+    rows, bad_lines = rundir.read_rows(bad / rundir.ROWS)
+    assert bad_lines == [2] and len(rows) == len(lines)
+    status, body = render_path(root, f"/run?path={bad.name}", no_compare)
+    assert status == 200 and page_data(body)["run"]["unreadable_lines"] == [2]
+    index_status, index = render_path(root, "/", no_compare)
+    assert index_status == 200
+    assert {r["name"]: r["rows_done"] for r in page_data(index)["listing"]["runs"]}[bad.name] == len(lines)
+
+
+def _strict_json(text: str) -> object:
+    def refuse(name: str) -> object:
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_nan_and_infinity_in_a_run_embed_as_valid_json(root: Path, run_dir: Path) -> None:  # noqa: F811
+    """The browser's JSON.parse refuses NaN and Infinity: the page's data must hold none (they embed as null)."""
+    import re
+
+    from arborist.lab.viewer.page import embed_json
+
+    bad = copy_run(run_dir, "zz-nan")
+    config = json.loads((bad / rundir.CONFIG).read_text(encoding="utf-8"))
+    config.update(created_at=float("nan"), prompt={"temperature": float("inf")})
+    (bad / rundir.CONFIG).write_text(json.dumps(config), encoding="utf-8")
+    lines = (bad / rundir.ROWS).read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[0])
+    row["timings"] = {"total_s": float("nan"), "answer_s": float("-inf")}
+    row["sample"] = 0
+    row["question"] = "NaN Infinity"
+    (bad / rundir.ROWS).write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n", encoding="utf-8")
+    assert "NaN" in (bad / rundir.ROWS).read_text(encoding="utf-8")
+    status, body = render_path(root, f"/run?path={bad.name}", no_compare)
+    assert status == 200
+    embedded = re.findall(r'<script type="application/json" id="[^"]*">(.*?)</script>', body, re.S)
+    assert len(embedded) > 1
+    for text in embedded:
+        _strict_json(text)
+    data = _strict_json(embedded[0])
+    assert isinstance(data, dict) and data["run"]["config"]["created_at"] is None
+    assert _strict_json(embed_json({"a": [float("nan"), (1.5, float("inf"))], "b": "NaN"})) == {
+        "a": [None, [1.5, None]], "b": "NaN"}

@@ -24,7 +24,9 @@ import math
 import os
 import secrets
 import sqlite3
+import stat
 import threading
+import time
 from pathlib import Path
 
 from arborist.models.profiles import cache_dir
@@ -33,11 +35,17 @@ from arborist.verify.judge import Judge, JudgeSpec
 # How long the cache waits for another process's lock before it is given up for this process: a cache saves
 # model calls, so it is never worth waiting for (a store's writer waits 120 s).
 LOCK_WAIT_S = 1.0
+# How long one statement may run before it is interrupted and the cache given up: a lookup by primary key takes
+# microseconds, so only a cache rewritten to loop (a view with an endless recursive query) ever reaches it.
+STATEMENT_WAIT_S = 2.0
 TABLE = "signed_scores"  # `judge_scores` of earlier versions held unsigned rows: never read
 KEY_FILE = "judge-cache.key"
-_MAC_TAG = "arborist-judge-score/1"
+_MAC_TAG = "arborist-judge-score/2"  # /1 joined its fields with an unescaped \x1f: never read
 
 _log = logging.getLogger(__name__)
+
+_CREATE = (f"CREATE TABLE {TABLE} (key TEXT PRIMARY KEY, judge_id TEXT NOT NULL, score REAL NOT NULL, "
+           "mac TEXT NOT NULL)")
 
 
 def default_cache_path() -> Path:
@@ -65,8 +73,12 @@ def load_key(path: Path, cache_file: Path) -> bytes:
     """The signing key at `path`, made on first use (32 random bytes, hex, mode 0600, created whole or not at
     all). It must live outside the cache's directory and be readable and writable by its owner only: a key
     beside the scores, or one others can read, lets them sign a score."""
-    where = cache_file.resolve().parent
-    if path.resolve().is_relative_to(where):
+    try:
+        where = cache_file.resolve().parent
+        inside = path.resolve().is_relative_to(where)
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise CacheUnusable(f"its path or its key's path {path} cannot be resolved ({_why(exc)})") from exc
+    if inside:
         raise CacheUnusable(f"its key {path} is inside the cache's directory {where}; set ARBORIST_CONFIG to a "
                             "directory outside it")
     if not path.exists():
@@ -83,13 +95,19 @@ def load_key(path: Path, cache_file: Path) -> bytes:
         finally:
             tmp.unlink(missing_ok=True)
     st = path.stat()
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read for ever; a directory is no key either
+        raise CacheUnusable(f"its key {path} is not a regular file; remove it to make a new one")
     if st.st_mode & 0o077:
         raise CacheUnusable(f"its key {path} can be read or written by others (mode {st.st_mode & 0o777:o}); "
                             f"chmod 600 {path}")
     if hasattr(os, "getuid") and st.st_uid != os.getuid():
         raise CacheUnusable(f"its key {path} belongs to another user")
     try:
-        key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # replaced since it was looked at
+                raise CacheUnusable(f"its key {path} is not a regular file; remove it to make a new one")
+            key = bytes.fromhex(fh.read(4096).decode("ascii").strip())
     except (ValueError, UnicodeDecodeError):
         key = b""
     if len(key) < 16:
@@ -97,8 +115,18 @@ def load_key(path: Path, cache_file: Path) -> bytes:
     return key
 
 
+def _encode(*fields: str) -> bytes:
+    """The fields, each length-prefixed: one byte string per tuple of fields (joining them with a separator let
+    ("A\x1fB", "C") and ("A", "B\x1fC") share a key and a signature)."""
+    out = bytearray()
+    for field in fields:
+        data = field.encode("utf-8", "surrogatepass")
+        out += f"{len(data)}:".encode("ascii") + data
+    return bytes(out)
+
+
 def _key(judge_id: str, premise: str, hypothesis: str) -> str:
-    return hashlib.sha256("\x1f".join((judge_id, premise, hypothesis)).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(_encode("key/2", judge_id, premise, hypothesis)).hexdigest()
 
 
 def _in_range(score: object) -> bool:
@@ -120,19 +148,29 @@ class JudgeCache:
         self._writable = True
         self._warned = False
         self._secret = b""
+        self._deadline = 0.0
         try:
             self._secret = load_key(self.key_file, self.path)
             if self.path.exists() and not self.path.is_file():  # a directory, a FIFO that would block every read
                 raise CacheUnusable("it is not a regular file")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=LOCK_WAIT_S, isolation_level=None, check_same_thread=False)
+            self._db.set_progress_handler(self._overdue, 1000)
+            self._start()
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (key TEXT PRIMARY KEY, judge_id TEXT NOT NULL, "
-                             "score REAL NOT NULL, mac TEXT NOT NULL)")
+            self._db.execute(_CREATE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1))
+            _check_schema(self._db)
         except CacheUnusable as exc:
             self._give_up(str(exc))
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, RuntimeError, sqlite3.Error) as exc:  # RuntimeError: a symlink loop
             self._give_up(f"it cannot be opened ({_why(exc)})")
+
+    def _start(self) -> None:
+        """Start the clock of the statements that follow (`_overdue` interrupts them past STATEMENT_WAIT_S)."""
+        self._deadline = time.monotonic() + STATEMENT_WAIT_S
+
+    def _overdue(self) -> int:
+        return 1 if time.monotonic() > self._deadline else 0
 
     @property
     def usable(self) -> bool:
@@ -153,8 +191,8 @@ class JudgeCache:
             _log.warning("Warning: %s", message)
 
     def _mac(self, judge_id: str, premise: str, hypothesis: str, score: float) -> str:
-        text = "\x1f".join((_MAC_TAG, judge_id, premise, hypothesis, float(score).hex()))
-        return hmac.new(self._secret, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+        text = _encode(_MAC_TAG, judge_id, premise, hypothesis, float(score).hex())
+        return hmac.new(self._secret, text, hashlib.sha256).hexdigest()
 
     def get(self, judge_id: str, premise: str, hypothesis: str) -> float | None:
         """The signed score in [0, 1] kept for this pair, or None (no row, or one that is not to be trusted)."""
@@ -162,6 +200,7 @@ class JudgeCache:
             with self._lock:
                 if self._db is None:
                     return None
+                self._start()
                 row = self._db.execute(f"SELECT score, mac FROM {TABLE} WHERE key = ?",
                                        (_key(judge_id, premise, hypothesis),)).fetchone()
         except sqlite3.Error as exc:
@@ -189,6 +228,7 @@ class JudgeCache:
             with self._lock:
                 if self._db is None or not self._writable:
                     return
+                self._start()
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     self._db.execute(f"INSERT OR REPLACE INTO {TABLE} VALUES (?, ?, ?, ?)",
@@ -208,6 +248,20 @@ class JudgeCache:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+def _check_schema(db: sqlite3.Connection) -> None:
+    """The cache holds what this code makes: `signed_scores` a table as created here, with no view, trigger or
+    index of anyone else's (a view can run an endless query, a trigger anything on a write)."""
+    rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    for kind, name, table, sql in rows:
+        if kind == "table" and name == TABLE:
+            if sql != _CREATE:
+                raise CacheUnusable(f"its table {TABLE} is not the one this version makes")
+        elif kind == "index" and table == TABLE and name.startswith("sqlite_autoindex_") and sql is None:
+            continue
+        elif kind != "table" or table == TABLE:
+            raise CacheUnusable(f"it holds a {kind} {name!r} this version does not make")
 
 
 def _why(exc: BaseException) -> str:

@@ -35,7 +35,7 @@ def process_alive(pid: int) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # OverflowError: a pid no process can have (a damaged record)
         return False
     except PermissionError:
         return True  # another user's process
@@ -84,7 +84,7 @@ def read_rows(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
                 continue
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):  # RecursionError: a line nested too deep to read
                 bad.append(n)
                 continue
             if isinstance(row, dict):

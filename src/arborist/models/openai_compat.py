@@ -113,8 +113,8 @@ MASK = "***"
 
 
 def redact_url(url: str) -> str:
-    """`url` with the password of any `user:password@` and every value of its query replaced by `***` (the
-    user name and the query's keys stay: they help tell servers apart and are no secret; a query may carry an
+    """`url` with the password of any `user:password@`, every value of its query and every bare query token
+    (`?TOKEN`) replaced by `***` (the user name and the keys of `key=value` pieces stay: they help tell servers apart and are no secret; a query may carry an
     API key). A URL without either comes back unchanged."""
     try:
         parts = urllib.parse.urlsplit(url.strip())
@@ -126,7 +126,9 @@ def redact_url(url: str) -> str:
         user, colon, _ = userinfo.partition(":")
         netloc = f"{user}:{MASK}@{hostport}" if colon else (f"{user}@{hostport}" if user else hostport)
     if query:
-        query = "&".join(f"{piece.split('=', 1)[0]}={MASK}" for piece in query.split("&") if piece)
+        # A piece with no `=` is a bare token (`?SECRET`): all of it is masked, never kept as a key.
+        query = "&".join(f"{piece.split('=', 1)[0]}={MASK}" if "=" in piece else MASK
+                         for piece in query.split("&") if piece)
     if (netloc, query) == (parts.netloc, parts.query):
         return url
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc, query=query))
@@ -145,7 +147,7 @@ def has_mask(url: str) -> bool:
     except ValueError:
         return False
     values = [v for _, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
-    return parts.password == MASK or MASK in values
+    return parts.password == MASK or MASK in values or MASK in parts.query.split("&")
 
 
 def server_label(base_url: str) -> str:

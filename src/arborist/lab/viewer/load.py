@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import stat
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -65,13 +66,31 @@ def _exists(path: Path) -> bool:
         return False
 
 
+def regular(path: Path, real: Path, what: str) -> bool:
+    """Whether `real` (the resolved `path`) is there: True for a regular file, False for nothing (a link to
+    nothing); a ViewerError naming `path` for anything else (a FIFO, whose read would wait for ever for a
+    writer, a directory, a device), looked at without opening it."""
+    try:
+        mode = real.stat().st_mode
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        raise ViewerError(f"'{path}' cannot be read ({getattr(exc, 'strerror', None) or exc}); the {what} is "
+                          "damaged") from None
+    if not stat.S_ISREG(mode):
+        raise ViewerError(f"'{path}' is not a regular file; the {what} is damaged")
+    return True
+
+
 def read_text(base: Path, rel: str, what: str) -> str | None:
     """The UTF-8 text of `base/rel`, None when there is no such file; a ViewerError naming the file when it is
-    not a readable UTF-8 file inside `base`."""
+    not a readable UTF-8 regular file inside `base`."""
     path = base / rel
     if not _exists(path):
         return None
     real = inside(base, path, what)
+    if not regular(path, real, what):
+        return None
     try:
         return real.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -116,8 +135,10 @@ def _is_row(r: Json) -> bool:
 def read_rows(path: Path, base: Path | None = None) -> tuple[list[Json], list[int], int]:
     """Rows of per-query.jsonl, the line numbers that were torn, and how many objects were not rows (or had
     a field of another shape than a row's)."""
-    if base is not None and _exists(path):
-        inside(base, path, "run directory")
+    if _exists(path):
+        real = inside(base, path, "run directory") if base is not None else path
+        if not regular(path, real, "run directory"):
+            return [], [], 0
     try:
         rows, bad = runfiles.read_rows(path)
     except OSError as exc:
@@ -429,15 +450,34 @@ def _funnel_row(row: Json | None) -> Json | None:
     """What the repair page shows of one answer: its funnel, diagnosis, label and answer text."""
     if row is None:
         return None
-    retrieval, context = row.get("retrieval") or {}, row.get("context") or {}
+    retrieval, context = _obj(row.get("retrieval")), _obj(row.get("context"))
     return {"query_id": row.get("query_id"), "arm": row.get("arm"),
             "retrieval": {k: retrieval.get(k) for k in ("ranked_chunk_ids", "retrieve_k", "evidence_k")},
             "selected_chunk_ids": row.get("selected_chunk_ids", []),
             "context": {k: context.get(k) for k in ("admitted_chunk_ids", "omitted_chunk_ids", "used_runes",
                                                      "max_runes")},
-            "citation_chunk_ids": (row.get("trace") or {}).get("citation_chunk_ids", []),
-            "diagnosis": row.get("diagnosis"), "verifier": {"label": (row.get("verifier") or {}).get("label")},
-            "answer": (row.get("answer") or {}).get("text", "")}
+            "citation_chunk_ids": _obj(row.get("trace")).get("citation_chunk_ids", []),
+            "diagnosis": row.get("diagnosis"), "verifier": {"label": _obj(row.get("verifier")).get("label")},
+            "answer": _obj(row.get("answer")).get("text", "")}
+
+
+def _check_repair(path: Path, record: Json) -> None:
+    """A ViewerError naming repair.json when a field the page reads has another shape than `lab repair` writes
+    (a list of objects, each question with a string id and a list of attempt objects)."""
+    def wrong(field: str) -> ViewerError:
+        return ViewerError(f"'{path}' has a {field} of the wrong shape; the repair directory is damaged")
+
+    for field in ("questions", "cells", "settings", "notes"):
+        if record.get(field) is not None and not isinstance(record[field], list):
+            raise wrong(repr(field))
+    if not all(isinstance(c, dict) for c in record.get("cells") or []):
+        raise wrong("cell")
+    for q in record.get("questions") or []:
+        if not isinstance(q, dict) or not isinstance(q.get("id"), str):
+            raise wrong("question (an object with a string id)")
+        attempts = q.get("attempts")
+        if attempts is not None and not (isinstance(attempts, list) and all(isinstance(a, dict) for a in attempts)):
+            raise wrong(f"question {q['id']!r}'s attempts")
 
 
 def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
@@ -445,6 +485,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
     when that run is inside `base`) and after (the row of each cell that recovered it), the settings table, the
     whole-run check and the plot."""
     record = _read_json(repair_dir, REPAIR_JSON, "repair directory")
+    _check_repair(repair_dir / REPAIR_JSON, record)
     source = Path(str(record.get("run", "")))
     arm = record.get("arm")
     # The run it repaired is read only inside `base` (the folder the viewer serves; by default the folder holding
@@ -457,7 +498,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
     except ViewerError as exc:
         source_rows, source_problem = [], str(exc)
     before = {r["query_id"]: r for r in source_rows}
-    cells = {c.get("key"): c for c in record.get("cells", []) if isinstance(c, dict)}
+    cells = {c.get("key"): c for c in record.get("cells") or [] if isinstance(c, dict)}
     cell_rows: dict[str, dict[str, Json]] = {}
 
     def row_of(cell_key: str, qid: str) -> Json | None:
@@ -469,9 +510,9 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
 
     questions: list[Json] = []
     shown: list[Json] = []
-    for q in record.get("questions", []):
+    for q in record.get("questions") or []:
         after = []
-        for a in q.get("attempts", []):
+        for a in q.get("attempts") or []:
             if a.get("outcome") == "recovered":
                 row = row_of(str(a.get("cell")), q["id"])
                 if row is not None:
@@ -483,7 +524,7 @@ def load_repair_dir(repair_dir: Path, base: Path | None = None) -> Json:
             shown.append(first)
         questions.append({k: q.get(k) for k in ("id", "question", "boundary", "goal", "verdict", "why", "label",
                                                 "gold")}
-                         | {"tried": len(q.get("attempts", [])), "after": after,
+                         | {"tried": len(q.get("attempts") or []), "after": after,
                             "before": _funnel_row(first) if after else None})
     plots: dict[str, str] = {}
     for name, rel in _obj(record.get("plots")).items():

@@ -10,6 +10,7 @@ with textContent, never as markup.
 from __future__ import annotations
 
 import json
+import math
 from datetime import UTC, datetime
 from importlib.resources import files
 from typing import Any
@@ -19,9 +20,25 @@ from arborist import __version__
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
+def _finite(data: Any) -> Any:
+    """`data` with every NaN or infinity as null: JSON has no such numbers, and the browser's JSON.parse refuses
+    the whole page's data over one (a config.json or row holding NaN left the page at "Loading...")."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(v) for v in data]
+    return data
+
+
 def embed_json(data: Any) -> str:
-    """JSON that is inert inside <script type="application/json">: nothing in it can end the element."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """JSON that is inert inside <script type="application/json">: nothing in it can end the element, and every
+    number in it is one JSON has (NaN and infinities are null)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     for raw, esc in _ESCAPES.items():
         text = text.replace(raw, esc)
     return text
