@@ -16,3 +16,16 @@ class TableJudge:
     def score(self, premise: str, hypothesis: str) -> float:
         self.asked.append((premise, hypothesis))
         return self.scores[hypothesis]
+
+
+class PairJudge:
+    """A judge for tests of a controlled judge: scores by (premise, hypothesis), any other pair `default`."""
+
+    def __init__(self, spec: JudgeSpec, scores: dict[tuple[str, str], float], default: float = 0.0) -> None:
+        self.spec = spec
+        self.scores, self.default = scores, default
+        self.asked: list[tuple[str, str]] = []
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        self.asked.append((premise, hypothesis))
+        return self.scores.get((premise, hypothesis), self.default)

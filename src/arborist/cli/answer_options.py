@@ -15,7 +15,7 @@ import click
 
 from arborist.cli.policy_options import F, policy_option, routes_option
 from arborist.corpus.chunking import ChunkingSettings
-from arborist.entailment import DEFAULT_ENTAILMENT, spec_from_options
+from arborist.entailment import CONTROL_KINDS, DEFAULT_CONTROL, DEFAULT_ENTAILMENT, spec_from_options
 from arborist.entailment.factory import DEFAULT_JUDGE_PROFILE, DEFAULT_THRESHOLD
 from arborist.governance.options import (
     CHUNKING_OPTIONS,
@@ -84,8 +84,14 @@ ENTAILMENT_OPTIONS = [
                  help=f"Judge score that accepts a claim (default {DEFAULT_THRESHOLD})."),
     click.option("--entailment-url", default=None, help="With --entailment openai: the judge's server, e.g. "
                  "http://127.0.0.1:8001/v1."),
+    click.option("--entailment-control", type=click.Choice(CONTROL_KINDS), default=DEFAULT_CONTROL, show_default=True,
+                 help="A second reading the judge's acceptance must also pass: hypothesis_only (the claim must score "
+                 "well above its score without the passage), contradiction (the judge must deny that the passage "
+                 "contradicts the claim or leaves it open), states (the judge must say the passage states exactly "
+                 "the claim), none."),
 ]
-ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_threshold", "entailment_url")
+ENTAILMENT_OPTION_NAMES = ("entailment", "entailment_model", "entailment_threshold", "entailment_url",
+                           "entailment_control")
 # How far a judged claim may carry an answer: a verifier knob (its default and meaning live in the policy model).
 _JUDGED_FIELD = VerifierPolicy.model_fields["judged_claims"]
 JUDGED_OPTION = click.option(
@@ -160,4 +166,4 @@ def verifier_from(opts: dict[str, Any]) -> VerifierPolicy:
 def entailment_from(opts: dict[str, Any]) -> JudgeSpec | None:
     """The judge spec the --entailment options name (None for none)."""
     return spec_from_options(opts["entailment"], opts["entailment_model"], opts["entailment_threshold"],
-                             opts["entailment_url"])
+                             opts["entailment_url"], opts["entailment_control"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from arborist.errors import ArboristError
 
@@ -45,6 +45,30 @@ JUDGE_PROMPT = JudgePrompt(system=SYSTEM, template=PROMPT)
 PROMPT_DIGEST = JUDGE_PROMPT.digest
 
 
+ControlKind = Literal["hypothesis_only", "contradiction", "states"]
+
+
+class JudgeControl(BaseModel):
+    """A second reading the judge's acceptance must also pass, by the same model on the same pair
+    (`arborist.entailment.control`, which holds what each asks; docs/verifier.md, "Controls").
+
+    Each gives a value in which higher means better evidenced, which must reach `threshold`:
+    - hypothesis_only: the score's lift over the claim scored without its passage (a claim the judge accepts
+      without evidence about as much as with it is not evidenced by its quote);
+    - contradiction: P(No) to a second question: does the passage contradict the claim, or leave it open?
+    - states: P(Yes) to a second question: does the passage state exactly this, not only its topic?"""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ControlKind
+    threshold: float = Field(ge=-1.0, le=1.0, description="the least value of the control that accepts")
+    digest: str = Field(description="sha256 of what the control asks (`arborist.entailment.control.control_digest`)")
+
+    @property
+    def tag(self) -> str:
+        return f"{self.kind}@{self.threshold:g}/{self.digest[:8]}"
+
+
 class JudgeSpec(BaseModel):
     """The pinned identity of an entailment judge: which model, which weights, at what threshold.
 
@@ -60,13 +84,24 @@ class JudgeSpec(BaseModel):
     prompt_digest: str = Field(default=PROMPT_DIGEST, description="sha256 of the judge's fixed prompt")
     base_url: str | None = Field(default=None, exclude=True, description="openai: where the served judge runs (not "
                                  "part of its identity, so neither hashed nor stored)")
+    control: JudgeControl | None = Field(default=None, description="a second reading its acceptance must also pass "
+                                         "(None: the judge's score alone)")
+
+    @model_serializer(mode="wrap")
+    def _without_no_control(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """A spec without a control dumps (and hashes) as it did before controls existed."""
+        data: dict[str, object] = handler(self)
+        if self.control is None:
+            data.pop("control", None)
+        return data
 
     @property
     def judge_id(self) -> str:
         """What a cached score is keyed by: the model, its weights and the prompt (not the threshold, which
         only reads the score)."""
         weights = (self.sha256 or "served")[:16]
-        return f"{self.kind}:{self.model}@{weights}/{self.prompt_digest[:16]}"
+        control = f"+{self.control.tag}" if self.control is not None else ""
+        return f"{self.kind}:{self.model}@{weights}/{self.prompt_digest[:16]}{control}"
 
 
 @runtime_checkable
