@@ -22,7 +22,7 @@ from arborist.cli.answer_options import (
     show_prompt_option,
     verifier_from,
 )
-from arborist.cli.options import db_option, json_option, print_json
+from arborist.cli.options import db_option, json_option, print_json, samples_option
 from arborist.corpus.loaders import load_documents
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
@@ -162,10 +162,7 @@ def _chosen(records: list[AnswerRecord]) -> AnswerRecord:
 @click.argument("question")
 @db_option
 @answer_options
-@click.option("--samples", type=click.IntRange(1, 16), default=1, show_default=True,
-              help="Answer this many samples (needs --temperature above 0; sample i is cache slot --sample-index + "
-              "i) and show the one the verifier rates best, never one that claims less than the first unless the "
-              "first's claims are refuted.")
+@samples_option
 @json_option
 @show_prompt_option
 def query(question: str, db: Path, samples: int, as_json: bool, show_prompt: bool, **kwargs: Any) -> None:

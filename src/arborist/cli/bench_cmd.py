@@ -15,11 +15,10 @@ from arborist.cli.lab_options import (
     floor_option,
     limit_option,
     question_ids_option,
-    samples_option,
     workers_for,
     workers_option,
 )
-from arborist.cli.options import db_option, json_option, out_option, print_json
+from arborist.cli.options import db_option, json_option, out_option, print_json, samples_option
 from arborist.errors import InputError
 from arborist.governance.options import CHUNKING_OPTIONS, POLICY_OPTIONS
 from arborist.lab.config import ModelSpec

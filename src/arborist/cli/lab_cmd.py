@@ -33,11 +33,10 @@ from arborist.cli.lab_options import (
     limit_option,
     metric_option,
     question_ids_option,
-    samples_option,
     workers_for,
     workers_option,
 )
-from arborist.cli.options import json_option, out_option, print_json
+from arborist.cli.options import json_option, out_option, print_json, samples_option
 from arborist.errors import InputError
 from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab import rundir

@@ -29,9 +29,6 @@ limit_option = click.option("--limit", type=click.IntRange(1), help="Only the fi
 question_ids_option = click.option(
     "--question-ids", type=click.Path(path_type=Path, dir_okay=False),
     help="Only these questions: a file with one evaluation question id per line.")
-samples_option = click.option(
-    "--samples", default=1, show_default=True, type=click.IntRange(1, 100),
-    help="Answers per question (more than 1 needs --temperature above 0); the samples share one prompt.")
 workers_option = click.option(
     "--generation-workers", type=click.IntRange(1, 256),
     help="Provider calls in flight, over all servers (default 1; with --server, the fleet's capacity: servers x "

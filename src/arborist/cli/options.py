@@ -46,3 +46,10 @@ def print_json(obj: Any) -> None:
 
 def print_json_line(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+samples_option = click.option(
+    "--samples", default=1, show_default=True, type=click.IntRange(1, 100),
+    help="Answers per question (more than 1 needs --temperature above 0; sample i is drawn with seed + i); the "
+    "samples share one prompt. The lab keeps every sample; `query` shows the one the verifier rates best, never one "
+    "that claims less than the first unless the first's claims are refuted.")

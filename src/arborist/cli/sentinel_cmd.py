@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from arborist.cli.answer_options import answer_options, pop_answer_options, provider_and_policy
-from arborist.cli.lab_options import samples_option
-from arborist.cli.options import db_option, json_option, out_option, output_option, print_json
+from arborist.cli.options import db_option, json_option, out_option, output_option, print_json, samples_option
 from arborist.corpus.store import open_store
 from arborist.errors import InputError
 from arborist.lab.sentinels import history
