@@ -357,3 +357,20 @@ def test_a_key_that_is_a_fifo_is_refused_not_read(
         assert CachedJudge(inner, JudgeCache(cache_path)).score("p", "h") == pytest.approx(0.8)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "not a regular file" in warnings[0], warnings
+
+
+def test_a_cache_an_earlier_version_wrote_is_still_used_without_a_warning(
+        cache_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """An upgrade finds the earlier table (`judge_scores`, its primary key an index of SQLite's own) beside the
+    new one: it runs nothing, so the cache is used, never given up on every call."""
+    import sqlite3
+
+    with sqlite3.connect(cache_path) as db:
+        db.execute("CREATE TABLE judge_scores (key TEXT PRIMARY KEY, judge_id TEXT NOT NULL, score REAL NOT NULL)")
+        db.execute("CREATE INDEX judge_scores_by_judge ON judge_scores (judge_id)")
+    inner = TableJudge({"h": 0.8})
+    with caplog.at_level(logging.WARNING):
+        judge = CachedJudge(inner, JudgeCache(cache_path))
+        assert judge.score("p", "h") == judge.score("p", "h") == pytest.approx(0.8)
+    assert len(inner.asked) == 1  # the second score came from the cache
+    assert not [r for r in caplog.records if r.levelno == logging.WARNING]

@@ -251,16 +251,18 @@ class JudgeCache:
 
 
 def _check_schema(db: sqlite3.Connection) -> None:
-    """The cache holds what this code makes: `signed_scores` a table as created here, with no view, trigger or
-    index of anyone else's (a view can run an endless query, a trigger anything on a write)."""
+    """The cache holds what this code makes: `signed_scores` a table as created here with only SQLite's own index,
+    and no view or trigger anywhere (a view can run an endless query, a trigger anything on a write). Tables an
+    earlier version made (`judge_scores`) and their indexes are left alone: they run nothing and are never read."""
     rows = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
     for kind, name, table, sql in rows:
         if kind == "table" and name == TABLE:
             if sql != _CREATE:
                 raise CacheUnusable(f"its table {TABLE} is not the one this version makes")
-        elif kind == "index" and table == TABLE and name.startswith("sqlite_autoindex_") and sql is None:
+        elif kind == "table" or (kind == "index" and (table != TABLE or (
+                name.startswith("sqlite_autoindex_") and sql is None))):
             continue
-        elif kind != "table" or table == TABLE:
+        else:
             raise CacheUnusable(f"it holds a {kind} {name!r} this version does not make")
 
 
