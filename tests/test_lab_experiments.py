@@ -151,7 +151,7 @@ def test_a_sweep_runs_one_validated_run_per_value_and_plots_each_metric(
     assert (gold.value, gold.rows_covered) == (0.5, 4)  # q1, q2 right; q3 wrong; q4 has no gold in the corpus
     comp = saved.cells[0].metrics["claim_lattice"]["completeness"]
     assert (comp.rows_covered, comp.value) == (3, 2 / 3)  # q1, q2 answered, q3 not; q4's answer is unusable
-    assert set(saved.plots) == {"valid", "gold", "strict", "strict_right", "completeness", "admitted_chunks",
+    assert set(saved.plots) == {"valid", "gold", "strict", "strict_quoted", "strict_right", "completeness", "admitted_chunks",
                                 "answer_runes", "diagnosis"}
     right = saved.cells[0].metrics["claim_lattice"]["strict_right"]  # measured on the STRICT rows only
     assert right.rows_covered == round(saved.cells[0].metrics["claim_lattice"]["strict"].value * 4)
