@@ -308,3 +308,21 @@ def test_a_server_that_dies_during_the_revision_keeps_the_first_answer(store: Co
     served = engine.query(store, QUESTION, pol, provider, RULES)  # cached: the dead server is not asked again
     assert served.cache_hit and served.record_id == record.record_id
     assert verify_chain(store.db).ok
+
+
+def test_a_miscited_claim_that_adds_to_its_quote_is_recited_and_told_the_words_it_adds(store: CorpusStore) -> None:
+    """The quote is word for word in another admitted block: the citation moves there (a snap of distance 0, no
+    model call), and what still keeps the claim unverified is named: the words it adds to its quote."""
+    pol = policy("snap")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    other = evidence_id_of(store, pol, "Refund requests are filed in the `billing-general` queue.")
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(answer(
+        claim("Annual plans bought by phone are refunded within 30 days by the finance director.", IN_FORCE, other))),
+        RULES, burn=True)
+    assert record.verification is not None and record.verification.label is not Label.STRICT
+    assert [(r.kind, r.distance, r.evidence_before, r.evidence_after) for r in record.repairs] == [
+        ("snapped", 0, [other], [eid])]
+    assert record.contract.answer is not None and record.contract.answer["claims"][0]["evidence_ids"] == [eid]
+    lines = findings(record.verification, record.contract.answer, [(e.evidence_id, e.text) for e in record.evidence])
+    assert lines == ['Claim 1 says "Annual plans bought by phone are refunded within 30 days by the finance director.", '
+                     'but its quote does not say "bought", "phone", "finance", "director".']

@@ -33,7 +33,7 @@ from arborist.answer.verification import verify_contract_answer
 from arborist.models.base import Message, Provider
 from arborist.text import sentence_bounds
 from arborist.verify import Verification, VerifierPolicy
-from arborist.verify.normalize import content_stems, name_tokens, tokenise
+from arborist.verify.normalize import content_stems, name_tokens, token_stems, tokenise
 from arborist.verify.reasons import VERIFIED, Label, Reason, Verdict
 
 # A quote is snapped to a span of admitted evidence at most this many edits per character of the quote away
@@ -42,6 +42,7 @@ SNAP_BUDGET = 0.2
 SNAP_MIN_EDITS = 2
 SNAP_MIN_TOKENS = 3  # a shorter quote names too little to say where it came from
 REATTRIBUTE_TRIES = 3  # admitted sentences tried per claim, the best-matching first
+ADDED_WORDS_SHOWN = 6  # words a finding lists that a claim adds to its quote
 # A re-attribution must verify by the rules: it searches the evidence for a premise, and a search that the judge
 # decides buys its false accepts (the judge gave 0.89 to a rejected proposal's "extend ... from 30 to 60 days"
 # as proof that the window "is 30 to 60 days").
@@ -178,8 +179,7 @@ def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
         if cv is None or cv.verdict in VERIFIED or not isinstance(claim.get("text"), str):
             continue
         before_quote, before_ids = claim.get("quote"), list(claim.get("evidence_ids") or [])
-        if (isinstance(before_quote, str) and Reason.QUOTE_NOT_FOUND in cv.reasons
-                and Reason.QUOTE_IN_UNCITED_EVIDENCE not in cv.reasons):
+        if isinstance(before_quote, str) and Reason.QUOTE_NOT_FOUND in cv.reasons:
             cited = [b for b in verify.blocks if b[0] in before_ids]
             snap = snap_quote(before_quote, [*cited, *(b for b in verify.blocks if b[0] not in before_ids)])
             if snap is not None:
@@ -299,6 +299,15 @@ def _holders(quote: str, blocks: Sequence[tuple[str, str]]) -> list[str]:
     return [eid for eid, text in blocks if wanted and wanted in _words(text)[1]] if wanted else []
 
 
+def _added_words(claim: str, quote: str) -> list[str]:
+    """The claim's content words (as the claim writes them) whose stem its quote lacks: what a claim that adds to
+    its quote (a word borrowed from the question, a paraphrase) must drop to say only what the quote says."""
+    held = content_stems(quote)
+    tokens = tokenise(claim)
+    return list(dict.fromkeys(f'"{t.surface}"' for t, stem in zip(tokens, token_stems(tokens), strict=True)
+                              if stem and stem not in held))[:ADDED_WORDS_SHOWN]
+
+
 def findings(v: Verification, answer: dict[str, Any] | None = None,
              blocks: Sequence[tuple[str, str]] = ()) -> list[str]:
     """The verifier's findings on an answer, in plain words: what a revision turn tells the model. A quote is
@@ -326,6 +335,10 @@ def findings(v: Verification, answer: dict[str, Any] | None = None,
             has = _numbers(quote) if any(t.number for t in tokenise(cv.text) if t.norm in lacking) else []
             parts.append(f"its quote has no {', '.join(dict.fromkeys(names))}"
                          + (f"; it has {', '.join(has)}" if has else ""))
+        elif quote and cv.decided_by in ("support", "veto"):
+            added = _added_words(cv.text, quote)
+            if added:
+                parts.append(f"its quote does not say {', '.join(added)}")
         said = "; and ".join(parts) or _STAGE_FINDINGS.get(cv.decided_by, "its quote does not say what the claim says")
         out.append(f'Claim {cv.index + 1} says "{cv.text}", but {said}.')
     out += [_ANSWER_FINDINGS[r].capitalize() + "." for r in v.reasons if r in _ANSWER_FINDINGS]
