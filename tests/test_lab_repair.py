@@ -135,6 +135,9 @@ def test_repair_policies_are_read_from_the_policy_model() -> None:
     assert rl.ladders(ctx, rl.NOT_STRICT) == {"repair": ("revise", "all")}
     policy, _ = rl.apply(ctx, "repair", "all")
     assert policy.repair == "all"
+    assert rl.ladders(rl.Context(policy=policy, prompt="baseline"), rl.NOT_STRICT) == {"repair": ()}
+    assert rl.ladders(rl.Context(policy=policy.model_copy(update={"repair": "revise"}), prompt="baseline"),
+                      rl.NOT_STRICT) == {"repair": ("snap", "all")}
 
 
 def test_right_but_not_strict_answers_get_the_repair_ladder_when_the_policy_has_one(
@@ -156,10 +159,15 @@ def test_right_but_not_strict_answers_are_re_run_under_the_repair_policies(
     tmp_path: Path, inputs: tuple[Path, Path],
 ) -> None:
     reader = Reader(GOLDS)
-    run_dir = make_run(tmp_path, inputs, reader)
+    run_dir = make_run(tmp_path, inputs, reader, repair="none")
     _repair_dir, record = repair(run_dir, reader, tmp_path / "repairs")
     (q,) = [q for q in record.questions if q.boundary == rl.NOT_STRICT]
     assert q.attempts and {a.setting for a in q.attempts} == {"repair"} and not record.notes
+    # after the default `all` no repair policy takes a step the run did not: nothing is re-run for it
+    run_dir = make_run(tmp_path / "all", inputs, reader)
+    _repair_dir, record = repair(run_dir, reader, tmp_path / "all" / "repairs")
+    (q,) = [q for q in record.questions if q.boundary == rl.NOT_STRICT]
+    assert not q.attempts and q.verdict == "unmeasured"
 
 
 # -- planted causes ------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from arborist.answer.pipeline import sample_settings
 from arborist.answer.record import AnswerRecord, Attempt, Repair
 from arborist.answer.verification import verify_contract_answer
 from arborist.models.base import Message, Provider
+from arborist.policy.answer import REPAIR_STEPS
 from arborist.text import sentence_bounds
 from arborist.verify import Verification, VerifierPolicy
 from arborist.verify.normalize import content_stems, name_tokens, token_stems, tokenise
@@ -49,8 +50,8 @@ ADDED_WORDS_SHOWN = 6  # words a finding lists that a claim adds to its quote
 RULE_VERIFIED = frozenset({Verdict.VERIFIED_QUOTE, Verdict.VERIFIED_SPAN})
 # Which of two attempts is better: an abstention is more honest than an answer nothing verifies.
 LABEL_RANK: dict[Label, int] = {Label.STRICT: 3, Label.HYBRID: 2, Label.ABSTAINED: 1, Label.UNGROUNDED: 0}
-SNAPS = ("snap", "all")
-REVISES = ("revise", "all")
+SNAPS = tuple(k for k, steps in REPAIR_STEPS.items() if "snap" in steps)
+REVISES = tuple(k for k, steps in REPAIR_STEPS.items() if "revise" in steps)
 
 
 _CLOSERS = frozenset(".!?")

@@ -12,7 +12,7 @@ a setting's ladder stops at its first value that recovers the question.
     context_admission   context-runes             3000, 6000, 12000, 24000, 40000 (above the run's)
     generation          layout, prompt, mode      every other layout, shipped prompt, answer mode
     contract            layout, prompt, mode      as generation (an unusable answer is the model's)
-    not_strict          repair                    the answer repair policies but `none` and the run's own
+    not_strict          repair                    the answer repair policies taking a step the run's did not
 
 `not_strict` is the class of answers that hold the gold but are not labelled STRICT.
 """
@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from arborist.errors import InputError
-from arborist.policy.answer import REPAIRS, AnswerPolicy
+from arborist.policy.answer import REPAIR_STEPS, REPAIRS, AnswerPolicy
 from arborist.prompting.layouts import POLICY_LAYOUTS
 from arborist.prompting.modes import BASELINE_PROMPT, MODES, prompt_names, system_prompt
 from arborist.retrieval.routes import route_names
@@ -82,7 +82,10 @@ def _prompts(ctx: Context) -> tuple[Value, ...]:
 
 
 def _repairs(ctx: Context) -> tuple[Value, ...]:
-    return tuple(v for v in REPAIRS if v not in ("none", ctx.policy.repair))
+    """The repair policies that take a step the run's own did not (none after `all`: at temperature 0 a policy
+    whose steps the run took already cannot answer otherwise)."""
+    own = REPAIR_STEPS[ctx.policy.repair]
+    return tuple(v for v in REPAIRS if not REPAIR_STEPS[v] <= own)
 
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (

@@ -25,6 +25,9 @@ POLICY_VERSION: Literal[1] = 1
 # fed the findings; all = both.
 Repair = Literal["none", "snap", "revise", "all"]
 REPAIRS: tuple[str, ...] = get_args(Repair)
+# The steps each repair policy takes: a policy whose steps another's include can do nothing that one cannot.
+REPAIR_STEPS: dict[str, frozenset[str]] = {"none": frozenset(), "snap": frozenset({"snap"}),
+                                           "revise": frozenset({"revise"}), "all": frozenset({"snap", "revise"})}
 GOVERNANCE_TAG = "arborist-governance-policy/1"
 
 
