@@ -12,8 +12,9 @@ and a revision costs only its new tokens (llama.cpp keeps the evaluated prompt).
 The sets are bench/answer_grounding.py's: the demo's 24 questions, N SQuAD questions (one per paragraph,
 gold unique to its paragraph), N MuSiQue questions, and the same N SQuAD questions asked of a store without
 their gold article (`squad-unanswerable`: nothing answers them). Per arm and set it prints gold in answer,
-right answers that are STRICT, STRICT answers that are right, ABSTAINED and STRICT on the withheld set, claims
-per answer, answer length, model calls per answer, median and p90 latency; then, for each arm against `none`,
+right answers that are STRICT, STRICT answers that are right, STRICT answers resting on a judged claim, ABSTAINED
+and STRICT on the withheld set, claims per answer, answer length, model calls per answer, median and p90
+latency; then, for each arm against `none`,
 the paired difference per question with the lab's bootstrap interval (lab.stats, as `lab compare` computes it).
 """
 
@@ -98,6 +99,7 @@ def measures(rows: list[dict[str, Any]], arm: str) -> dict[str, Any]:
         "n": len(rows), "answerable": len(answerable), "gold": len(rights),
         "right_strict": sum(label(r[arm]) is Label.STRICT for r in rights),
         "strict": len(strict), "strict_right": sum(right(r[arm], r["q"]["answers"]) for r in strict),
+        "strict_judged": sum(r[arm].verification is not None and r[arm].verification.basis == "judged" for r in strict),
         "withheld": len(withheld), "withheld_abstained": sum(abstained(r[arm]) for r in withheld),
         "withheld_strict": sum(label(r[arm]) is Label.STRICT for r in withheld),
         "claims": statistics.fmean(claims(r[arm]) for r in rows) if rows else 0.0,
@@ -113,13 +115,14 @@ def ratio(a: int, b: int) -> str:
 
 def table(name: str, rows: list[dict[str, Any]]) -> None:
     print(f"\n### {name}: {len(rows)} questions")
-    print("| arm | gold in answer | right answers STRICT | STRICT right | withheld ABSTAINED | withheld STRICT "
-          "| claims/answer | answer chars | model calls | median s | p90 s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| arm | gold in answer | right answers STRICT | STRICT right | STRICT judged | withheld ABSTAINED "
+          "| withheld STRICT | claims/answer | answer chars | model calls | median s | p90 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for arm in ARMS:
         m = measures(rows, arm)
         print(f"| {arm} | {m['gold']}/{m['answerable']} | {ratio(m['right_strict'], m['gold'])} "
-              f"| {ratio(m['strict_right'], m['strict'])} | {m['withheld_abstained']}/{m['withheld']} "
+              f"| {ratio(m['strict_right'], m['strict'])} | {m['strict_judged']}/{m['strict']} "
+              f"| {m['withheld_abstained']}/{m['withheld']} "
               f"| {m['withheld_strict']}/{m['withheld']} | {m['claims']:.2f} | {m['length']:.0f} "
               f"| {m['calls']:.2f} | {m['median_s']:.1f} | {m['p90_s']:.1f} |")
 
