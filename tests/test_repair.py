@@ -150,6 +150,28 @@ def test_a_claim_that_contradicts_its_own_quote_is_not_reattributed(store: Corpu
     assert record.verification.claims[0].verdict.value == "PARTIAL"
 
 
+def test_a_claim_citing_the_other_of_two_figures_moves_to_the_sentence_that_states_it(tmp_path: Path) -> None:
+    """Two documents give the figure differently, each sentence answering the question as fully: the claim
+    quoting the one whose figure it does not state moves to the one it does (a wrong sentence, not a wrong claim)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "economy.md").write_text(
+        "# Economy of Kenya\n\nGrowth was broad. The services sector now contributes 62% of GDP after a decade "
+        "of expansion in telecommunication.\n", encoding="utf-8")
+    (tmp_path / "docs" / "tourism.md").write_text(
+        "# Tourism in Kenya\n\nKenya's services sector, which contributes 61% of GDP, is dominated by tourism.\n",
+        encoding="utf-8")
+    ingest_paths(tmp_path / "k.db", [tmp_path / "docs"], ChunkingSettings(), embed=False)
+    question = "How much does the services sector contribute to GDP?"
+    with open_store(tmp_path / "k.db") as kenya:
+        probe = engine.query(kenya, question, policy("none"), ScriptedProvider(answer()), RULES, burn=True)
+        ids = {("62%" in e.text): e.evidence_id for e in probe.evidence}
+        quote = "The services sector now contributes 62% of GDP after a decade of expansion in telecommunication."
+        record = engine.query(kenya, question, policy("snap"), ScriptedProvider(answer(
+            claim("The services sector contributes 61% of GDP.", quote, ids[True]))), RULES, burn=True)
+    assert [(r.kind, r.evidence_after) for r in record.repairs] == [("reattributed", [ids[False]])]
+    assert record.verification is not None and record.verification.label is Label.STRICT
+
+
 def test_a_revision_fed_the_findings_replaces_a_worse_answer_and_both_are_kept(store: CorpusStore) -> None:
     pol = policy("revise")
     eid = evidence_id_of(store, pol, IN_FORCE)

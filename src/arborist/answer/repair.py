@@ -122,8 +122,10 @@ def _anchors(text: str) -> set[str]:
 
 def _contradicts_its_quote(claim: str, quote: object) -> bool:
     """Whether the claim states numbers its own quote lacks while the quote states others ("14 days" quoting
-    "within 30 days"): the model read one figure and wrote another, so the claim is wrong, not mis-attributed.
-    It is left to the revision, whose findings name the quote's figures."""
+    "within 30 days"): either the model read one figure and wrote another (the claim is wrong), or it cited one
+    of two sentences that give the figure differently. Such a claim moves only to a sentence that answers the
+    question at least as fully as its own quote (see `repair_claims`); else it is left to the revision, whose
+    findings name the quote's figures."""
     if not isinstance(quote, str):
         return False
     said = {t.norm for t in tokenise(claim) if t.number}
@@ -192,9 +194,16 @@ def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
                 if _verified(current, i):
                     continue
         anchors = _anchors(claim["text"])
-        if not anchors or _contradicts_its_quote(claim["text"], claim.get("quote")):
+        if not anchors:
             continue
+        asked = content_stems(record.question)
+        # a claim at odds with its own quote's figures moves only to a sentence that answers the question at least as
+        # fully as that quote ("14 days" for an annual plan never moves to the monthly plan's "within 14 days")
+        floor = (len(content_stems(str(claim.get("quote"))) & asked)
+                 if _contradicts_its_quote(claim["text"], claim.get("quote")) else 0)
         for eid, sentence in _candidates(claim["text"], record.question, verify.blocks, anchors):
+            if len(content_stems(sentence) & asked) < floor:
+                continue
             if sentence == claim.get("quote") and claim.get("evidence_ids") == [eid]:
                 continue
             trial = {**answer, "claims": [*answer["claims"][:i], {**claim, "quote": sentence, "evidence_ids": [eid]},
