@@ -11,8 +11,11 @@ Per dataset:
 3. `arborist lab repair RUN` (timed): every lost question gets a verdict, the best setting a whole-run check;
 4. the same repair again in a new directory: every re-run is a cache hit (provider calls 0); the ratio of the two
    times is the cache's speed-up;
-5. `arborist lab repair RUN --burn`: every re-run asks the model again; a recovered verdict reproduces when the
-   same SETTING=VALUE recovers the question again (the count is printed: the issue asks for at least 10).
+5. a reproduction: each SETTING=VALUE that recovered a question is run again over the questions it recovered,
+   `arborist lab run --question-ids FILE --burn` with that one setting (temperature 0, the model asked again);
+   a recovered verdict reproduces when its row recovers the question again (`lab.repair.reached`). Only the
+   recovering cells are asked, so it costs one call per recovered verdict (`lab repair --burn` re-walks every
+   ladder and the whole-run check).
 
 It prints, per dataset, the verdict counts, the per-setting table (markdown, for the closing note), the whole-run
 check, the times and the reproduction count, and writes them to WORK/<dataset>/repair-report.json.
@@ -30,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arborist.lab.repair import QuestionRepair, load_repair, reached
+from arborist.lab.report import load_rows
 from lab_run import EXE, prepare
 
 
@@ -59,6 +64,48 @@ def settings_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# `lab repair`'s settings as `lab run` spells them (fusion has no `lab run` option: its verdicts are not rechecked)
+RUN_OPTIONS = {"retrieve-k": "--retrieve-k", "routes": "--routes", "evidence-k": "--evidence-k",
+               "context-runes": "--context-runes", "layout": "--user-payload-layout", "prompt": "--prompt",
+               "mode": "--mode", "repair": "--repair"}
+
+
+def latest(root: Path) -> Path:
+    return max((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.name)
+
+
+def reproduce(repair_dir: Path, data: Path, args: argparse.Namespace,
+              out: Path) -> tuple[float, set[tuple[str, str, str]], int]:
+    """Each recovering SETTING=VALUE run again with --burn over the questions it recovered: (seconds, the
+    recovered verdicts that recovered again, the questions asked)."""
+    record = load_repair(repair_dir)
+    cells: dict[tuple[str, str], list[QuestionRepair]] = {}
+    for q in record.questions:
+        for a in q.recovered_by():
+            cells.setdefault((a.setting, str(a.value)), []).append(q)
+    t = time.monotonic()
+    again: set[tuple[str, str, str]] = set()
+    asked = 0
+    for (setting, value), qs in sorted(cells.items()):
+        if setting not in RUN_OPTIONS:
+            print(f"  {setting}={value}: no `lab run` option; {len(qs)} verdict(s) not rechecked", flush=True)
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        ids = out / f"{setting}={value}.txt".replace("/", "_").replace(",", "+")
+        ids.write_text("".join(f"{q.id}\n" for q in qs), encoding="utf-8")
+        model = ["--model", args.model] if args.model else []
+        _, made, _ = arborist("lab", "run", "--corpus", data / "corpus.json", "--evaluation", data / "evaluation.json",
+                              "--out", out / "runs", "--cache-directory", args.work / "cache", "--question-ids", ids,
+                              "--temperature", "0", "--burn", RUN_OPTIONS[setting], value, *model, *args.extra)
+        rows = {r.query_id: r for r in load_rows(Path(made["run_dir"]))[0] if r.sample == 0}
+        asked += len(qs)
+        for q in qs:
+            row = rows.get(q.id)
+            if row is not None and q.goal is not None and reached(q.goal, row):
+                again.add((q.id, setting, value))
+    return time.monotonic() - t, again, asked
+
+
 def measure(dataset: str, args: argparse.Namespace, run_dir: Path | None) -> dict[str, Any]:
     work = args.work / dataset
     data = prepare(dataset, args.work)
@@ -73,28 +120,28 @@ def measure(dataset: str, args: argparse.Namespace, run_dir: Path | None) -> dic
     budget = ["--max-calls", str(args.max_calls)] if args.max_calls is not None else []
     first_s, first, first_err = arborist("lab", "repair", run_dir, "-o", work / "repairs", *budget)
     again_s, again, again_err = arborist("lab", "repair", run_dir, "-o", work / "repairs-again")
-    burn_s, burnt, burn_err = arborist("lab", "repair", run_dir, "-o", work / "repairs-burn", "--burn", *budget)
+    burn_s, kept, tried_again = reproduce(latest(work / "repairs"), data, args, work / "reproduce")
     verdicts: dict[str, int] = {}
     for q in first["questions"]:
         verdicts[q["verdict"]] = verdicts.get(q["verdict"], 0) + 1
-    kept = recovered(first) & recovered(burnt)
     result = {
         "dataset": dataset, "run": str(run_dir), "questions_taken": len(first["questions"]), "verdicts": verdicts,
         "by_boundary": {b: sum(q["boundary"] == b for q in first["questions"])
                         for b in dict.fromkeys(q["boundary"] for q in first["questions"])},
         "settings": first["settings"], "whole_run": first["whole_run"],
-        "seconds": {"first": round(first_s, 1), "again": round(again_s, 1), "burn": round(burn_s, 1)},
-        "calls": {"first": calls(first_err), "again": calls(again_err), "burn": calls(burn_err)},
+        "seconds": {"first": round(first_s, 1), "again": round(again_s, 1), "reproduce": round(burn_s, 1)},
+        "calls": {"first": calls(first_err), "again": calls(again_err), "reproduce": tried_again},
         "same_verdicts_from_cache": [q["verdict"] for q in first["questions"]] == [q["verdict"] for q in
                                                                                   again["questions"]],
         "recovered": len(recovered(first)), "recovered_again_under_burn": len(kept),
-        "not_reproduced": sorted(map(list, recovered(first) - recovered(burnt))),
+        "not_reproduced": sorted(map(list, recovered(first) - kept)),
     }
     (work / "repair-report.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"[{dataset}] {result['questions_taken']} questions taken {result['by_boundary']}; verdicts {verdicts}")
     print(f"[{dataset}] repair {first_s:.0f} s (calls, hits {result['calls']['first']}); again "
           f"{again_s:.1f} s (calls, hits {result['calls']['again']}): x{first_s / max(again_s, 1e-9):.0f} faster")
-    print(f"[{dataset}] --burn {burn_s:.0f} s: {len(kept)} of {len(recovered(first))} recovered verdicts reproduce")
+    print(f"[{dataset}] --burn {burn_s:.0f} s ({tried_again} calls): {len(kept)} of {len(recovered(first))} "
+          "recovered verdicts reproduce")
     print(f"[{dataset}] whole run: {first['whole_run']}")
     print(settings_table(first), flush=True)
     return result
