@@ -41,12 +41,20 @@ def judge() -> TableJudge:
     return TableJudge({PARAPHRASE: 0.95})
 
 
+def strict_judged(judge: TableJudge) -> VerifierPolicy:
+    """`judged_claims strict`: a judged claim may carry an answer to STRICT (the default holds it to HYBRID)."""
+    return VerifierPolicy(entailment=judge.spec, judged_claims="strict")
+
+
 def test_a_judged_claim_and_a_quoted_one_say_so(judge: TableJudge) -> None:
-    v = verify_answer(QUESTION, "claim_lattice", EVIDENCE, answer((PARAPHRASE, QUOTE)), judge=judge)
+    v = verify_answer(QUESTION, "claim_lattice", EVIDENCE, answer((PARAPHRASE, QUOTE)), strict_judged(judge),
+                      judge=judge)
     assert v.label is Label.STRICT and v.basis == "judged" and v.claims[0].basis == "judged"
     assert v.label_text == "STRICT (1 of 1 claims judged)" and v.claims[0].entailment == 0.95
     quoted = verify_answer(QUESTION, "claim_lattice", EVIDENCE, answer((QUOTE, QUOTE)), judge=judge)
     assert quoted.label is Label.STRICT and quoted.basis == "quoted" and quoted.label_text == "STRICT"
+    by_default = verify_answer(QUESTION, "claim_lattice", EVIDENCE, answer((PARAPHRASE, QUOTE)), judge=judge)
+    assert by_default.label is Label.HYBRID and Reason.JUDGED_SUPPORT in by_default.reasons
     dumped = v.model_dump(mode="json")
     assert dumped["basis"] == "judged" and dumped["claims"][0]["basis"] == "judged"
 
@@ -83,8 +91,7 @@ def test_the_record_the_audit_and_query_show_the_basis(store: CorpusStore, judge
     eid = next(e.evidence_id for e in probe.evidence if QUOTE in e.text)
     reply = json.dumps({"claims": [{"text": PARAPHRASE, "evidence_ids": [eid], "quote": QUOTE}],
                         "abstained_requests": []})
-    record = engine.query(store, QUESTION, policy, ScriptedProvider(reply), VerifierPolicy(entailment=judge.spec),
-                          burn=True)
+    record = engine.query(store, QUESTION, policy, ScriptedProvider(reply), strict_judged(judge), burn=True)
     assert record.verification is not None and record.verification.basis == "judged"
     body = json.loads(store.db.execute("SELECT body FROM audit_events ORDER BY seq DESC LIMIT 1").fetchone()[0])
     assert (body["label"], body["basis"], body["n_judged"]) == ("STRICT", "judged", 1)
@@ -125,7 +132,7 @@ def test_a_lab_run_carries_the_basis_to_its_rows_summary_and_compare(
     def run(text: str) -> Path:  # a cache each: the two runs ask the same question under the same policy
         req = RunRequest(run_root=tmp_path / "runs", corpus=corpus, evaluation=evaluation,
                          cache_directory=tmp_path / f"cache-{len(text)}", policy_values={"routes": "bm25,title", "repair": "none"},
-                         verifier=VerifierPolicy(entailment=judge.spec))
+                         verifier=strict_judged(judge))
         provider = ScriptedProvider(json.dumps(answer((text, QUOTE))))
         return execute(plan_run(req, provider), provider).run_dir
 
@@ -137,3 +144,27 @@ def test_a_lab_run_carries_the_basis_to_its_rows_summary_and_compare(
     assert "| label STRICT (quoted: no claim judged) | 0 (0/0) |" in summary
     c = compare_runs(judged, quoted, metric="strict_quoted")
     assert c.metric == "strict_quoted" and c.delta == 1.0 and c.questions_paired == 1
+
+
+def test_a_claim_held_back_for_resting_on_the_judge_is_asked_for_its_quotes_words(
+    store: CorpusStore, judge: TableJudge,
+) -> None:
+    """By default a judged claim keeps its answer HYBRID; the revision is told so, and a revision that restates
+    the quote is STRICT on a quote."""
+    policy = build_policy(model_id="scripted:scripted", search=SearchSettings(routes=("bm25", "title")),
+                          repair="revise")
+    probe = engine.query(store, QUESTION, policy.model_copy(update={"repair": "none"}), ScriptedProvider("{}"),
+                         VerifierPolicy(), burn=True)
+    eid = next(e.evidence_id for e in probe.evidence if QUOTE in e.text)
+
+    def reply(text: str) -> str:
+        return json.dumps({"claims": [{"text": text, "evidence_ids": [eid], "quote": QUOTE}], "abstained_requests": []})
+
+    provider = ScriptedProvider(reply(PARAPHRASE), revisions=[reply(QUOTE)])
+    record = engine.query(store, QUESTION, policy, provider, VerifierPolicy(entailment=judge.spec), burn=True)
+    (call,) = provider.revision_history
+    assert (f'Claim 1 says "{PARAPHRASE}", which its quote says only in other words: write the claim in the words '
+            "of its quote.") in call.messages[-1].content
+    assert record.verification is not None
+    assert (record.verification.label, record.verification.basis) == (Label.STRICT, "quoted")
+    assert [a.label for a in record.attempts] == ["HYBRID", "STRICT"]

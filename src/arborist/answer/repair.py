@@ -325,7 +325,12 @@ def findings(v: Verification, answer: dict[str, Any] | None = None,
     number its quote lacks is told the numbers the quote has ("its quote has no 60; it has 30"): the finding
     then says what would be right, which a small model acts on where "has no 60" alone left it unmoved."""
     out: list[str] = []
+    held_back = Reason.JUDGED_SUPPORT in v.reasons  # judged claims may not carry this answer to STRICT
     for cv in v.claims:
+        if (held_back and cv.basis == "judged") or Reason.JUDGED_SUPPORT in cv.reasons:
+            out.append(f'Claim {cv.index + 1} says "{cv.text}", which its quote says only in other words: '
+                       "write the claim in the words of its quote.")
+            continue
         if cv.verdict in VERIFIED:
             continue
         quote = _quote_of(answer, cv.index)

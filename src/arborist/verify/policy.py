@@ -158,7 +158,7 @@ class VerifierPolicy(BaseModel):
     )
 
     judged_claims: Literal["strict", "hybrid", "none"] = Field(
-        default="strict",
+        default="hybrid",
         description="how far a claim the entailment judge accepted (a paraphrase of its genuine quote, no rule "
         "vetoing) may carry an answer: strict (it verifies the claim like a quote), hybrid (an answer resting on "
         "one is HYBRID at most), none (it verifies nothing: the claim stays PARTIAL)",
