@@ -348,3 +348,20 @@ def test_a_miscited_claim_that_adds_to_its_quote_is_recited_and_told_the_words_i
     lines = findings(record.verification, record.contract.answer, [(e.evidence_id, e.text) for e in record.evidence])
     assert lines == ['Claim 1 says "Annual plans bought by phone are refunded within 30 days by the finance director.", '
                      'but its quote does not say "bought", "phone", "finance", "director".']
+
+
+def test_a_repaired_answer_is_not_served_under_another_verifier_policy(store: CorpusStore) -> None:
+    """Which attempt won was the verifier's decision: under another verifier policy the cached repaired answer is
+    made afresh (the revision asked again), under the same one it is served."""
+    pol = policy("revise")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    first = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    second = answer(claim("A new annual subscription can be refunded in full if the customer asks within 30 days "
+                          "of the start of the annual term.", IN_FORCE, eid))
+    made = engine.query(store, QUESTION, pol, ScriptedProvider(first, revisions=(second,)), RULES)
+    assert [r.kind for r in made.repairs] == ["revised"] and not made.cache_hit
+    assert engine.query(store, QUESTION, pol, ScriptedProvider(), RULES).cache_hit
+    provider = ScriptedProvider(first, revisions=(second,))
+    other = engine.query(store, QUESTION, pol, provider, RULES.model_copy(update={"question_terms_check": False}))
+    assert not other.cache_hit and other.cache_rejected is not None and "another verifier policy" in other.cache_rejected
+    assert len(provider.history) == 1 and len(provider.revision_history) == 1

@@ -226,6 +226,10 @@ def _served(
     if rejected is not None:
         return None, False, rejected
     old = record.verification
+    if record.repairs and (old is None or old.verifier_policy_hash != verifier_policy_hash(verifier)):
+        # which attempt won, and what a snap moved, were decided by the verifier it was stored under
+        return None, False, ("its repairs were decided under another verifier policy: the answer is made afresh "
+                             "under this one")
     # Cheap and deterministic: the label served is always today's verifier's, on the store's texts.
     verified = verify_record(cache.with_known_evidence(record, known), verifier, weights)
     new = verified.verification
