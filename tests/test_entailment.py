@@ -38,10 +38,10 @@ QUOTE = "It was closed to traffic in 2019 after engineers found cracks in its ma
 QUESTION = "Why was the Harlow Bridge closed?"
 
 
-def verify(claim: str, judge: TableJudge | None, quote: str = QUOTE) -> Any:
+def verify(claim: str, judge: TableJudge | None, quote: str = QUOTE, judged: str = "hybrid") -> Any:
     answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
     evidence = [{"id": "E1", "title": "Harlow Bridge", "text": PASSAGE}]
-    return verify_answer(QUESTION, "claim_lattice", evidence, answer, judge=judge)
+    return verify_answer(QUESTION, "claim_lattice", evidence, answer, VerifierPolicy(judged_claims=judged), judge=judge)
 
 
 PARAPHRASE = "The Harlow Bridge has been shut to vehicles since 2019 because of cracking in its main span."
@@ -50,7 +50,9 @@ PARAPHRASE = "The Harlow Bridge has been shut to vehicles since 2019 because of 
 def test_a_paraphrase_the_rules_cannot_read_is_verified_by_the_judge() -> None:
     assert verify(PARAPHRASE, None).label is not Label.STRICT  # the rules alone: too few shared words
     judge = TableJudge({PARAPHRASE: 0.93})
-    v = verify(PARAPHRASE, judge)
+    assert verify(PARAPHRASE, judge).label is Label.HYBRID  # by default a judged claim carries an answer to HYBRID
+    judge.asked.clear()
+    v = verify(PARAPHRASE, judge, judged="strict")
     claim = v.claims[0]
     assert v.label is Label.STRICT and v.n_entailed == 1
     assert claim.verdict is Verdict.VERIFIED_ENTAILED and claim.decided_by == "judge"

@@ -64,7 +64,8 @@ def test_a_controlled_judge_s_refusal_leaves_the_claim_unverified() -> None:
 
     def label(without: float) -> Any:
         judge, _, _ = controlled("hypothesis_only", 0.1, {(premise, claim): 0.93, (NEUTRAL_PREMISE, claim): without})
-        return verify_answer("Why was the Harlow Bridge closed?", "claim_lattice", evidence, answer, judge=judge)
+        return verify_answer("Why was the Harlow Bridge closed?", "claim_lattice", evidence, answer,
+                             VerifierPolicy(judged_claims="strict"), judge=judge)
 
     kept, refused = label(0.2), label(0.9)
     assert kept.label is Label.STRICT and kept.claims[0].verdict is Verdict.VERIFIED_ENTAILED
