@@ -12,7 +12,8 @@ and a revision costs only its new tokens (llama.cpp keeps the evaluated prompt).
 The sets are bench/answer_grounding.py's: the demo's 24 questions, N SQuAD questions (one per paragraph,
 gold unique to its paragraph), N MuSiQue questions, and the same N SQuAD questions asked of a store without
 their gold article (`squad-unanswerable`: nothing answers them). Per arm and set it prints gold in answer,
-right answers that are STRICT, STRICT answers that are right, STRICT answers resting on a judged claim, ABSTAINED
+right answers that are STRICT, STRICT answers that are right, STRICT answers resting on a judged claim (and
+answers held to HYBRID for one, which `--judged-claims strict` would make STRICT), ABSTAINED
 and STRICT on the withheld set, claims per answer, answer length, model calls per answer, median and p90
 latency; then, for each arm against `none`,
 the paired difference per question with the lab's bootstrap interval (lab.stats, as `lab compare` computes it).
@@ -40,7 +41,7 @@ from arborist.lab.stats import bootstrap_mean
 from arborist.models.base import Completion
 from arborist.models.local import LocalProvider
 from arborist.policy.answer import build_policy, governance_policy_hash
-from arborist.verify import Label, VerifierPolicy
+from arborist.verify import Label, Reason, VerifierPolicy
 
 ARMS = ("none", "snap", "revise", "all")
 SETS = ("demo", "squad", "musique", "squad-unanswerable")
@@ -89,6 +90,12 @@ def label(record: AnswerRecord) -> Label | None:
     return record.verification.label if record.verification else None
 
 
+def held(record: AnswerRecord) -> bool:
+    """HYBRID only because a claim rests on the judge (`judged_claims hybrid`): STRICT under `strict`."""
+    v = record.verification
+    return v is not None and v.label is Label.HYBRID and Reason.JUDGED_SUPPORT in v.reasons
+
+
 def measures(rows: list[dict[str, Any]], arm: str) -> dict[str, Any]:
     answerable = [r for r in rows if r["q"]["answers"]]
     withheld = [r for r in rows if not r["q"]["answers"]]
@@ -100,6 +107,8 @@ def measures(rows: list[dict[str, Any]], arm: str) -> dict[str, Any]:
         "right_strict": sum(label(r[arm]) is Label.STRICT for r in rights),
         "strict": len(strict), "strict_right": sum(right(r[arm], r["q"]["answers"]) for r in strict),
         "strict_judged": sum(r[arm].verification is not None and r[arm].verification.basis == "judged" for r in strict),
+        "held": sum(held(r[arm]) for r in answerable),
+        "held_right": sum(held(r[arm]) for r in rights),
         "withheld": len(withheld), "withheld_abstained": sum(abstained(r[arm]) for r in withheld),
         "withheld_strict": sum(label(r[arm]) is Label.STRICT for r in withheld),
         "claims": statistics.fmean(claims(r[arm]) for r in rows) if rows else 0.0,
@@ -115,13 +124,15 @@ def ratio(a: int, b: int) -> str:
 
 def table(name: str, rows: list[dict[str, Any]]) -> None:
     print(f"\n### {name}: {len(rows)} questions")
-    print("| arm | gold in answer | right answers STRICT | STRICT right | STRICT judged | withheld ABSTAINED "
-          "| withheld STRICT | claims/answer | answer chars | model calls | median s | p90 s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| arm | gold in answer | right answers STRICT | STRICT right | STRICT judged | HYBRID for a judged claim "
+          "(right) | withheld ABSTAINED | withheld STRICT | claims/answer | answer chars | model calls | median s "
+          "| p90 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for arm in ARMS:
         m = measures(rows, arm)
         print(f"| {arm} | {m['gold']}/{m['answerable']} | {ratio(m['right_strict'], m['gold'])} "
               f"| {ratio(m['strict_right'], m['strict'])} | {m['strict_judged']}/{m['strict']} "
+              f"| {m['held']} ({m['held_right']}) "
               f"| {m['withheld_abstained']}/{m['withheld']} "
               f"| {m['withheld_strict']}/{m['withheld']} | {m['claims']:.2f} | {m['length']:.0f} "
               f"| {m['calls']:.2f} | {m['median_s']:.1f} | {m['p90_s']:.1f} |")
