@@ -27,7 +27,7 @@ import statistics
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from _common import percentile
 from answer_grounding import abstained, asserted, plan, right
@@ -47,29 +47,36 @@ ARMS = ("none", "snap", "revise", "all")
 SETS = ("demo", "squad", "musique", "squad-unanswerable")
 
 
-def arms(record: AnswerRecord, provider: LocalProvider, verifier: VerifierPolicy,
-         weights: dict[str, float] | None) -> dict[str, AnswerRecord]:
-    """The first answer (verified) and its three repairs."""
+def arms(record: AnswerRecord, provider: Any, verifier: VerifierPolicy,
+         weights: dict[str, float] | None, earlier: dict[str, AnswerRecord] | None = None) -> dict[str, AnswerRecord]:
+    """The first answer (verified) and its three repairs. `earlier`: a reused question's arms, whose revisions are
+    replayed where the same request is sent again (temperature 0: the model would answer the same)."""
+    earlier = earlier or {}
     first = verify_record(record, verifier, weights)
     snapped = repair_claims(first, Reverifier(first, verifier, weights))
-    revised = revise(first, provider, Reverifier(first, verifier, weights), snap=False)
-    # Nothing snapped: `all` sends the very request `revise` sent (temperature 0), so the model is asked once and only
-    # the snapping of the revision can differ.
-    asker: Any = _Replay(revised) if snapped is first else provider
-    both = revise(snapped, asker, Reverifier(snapped, verifier, weights), snap=True)
+    revised = revise(first, _Replay(provider, earlier.get("revise"), earlier.get("all")),
+                     Reverifier(first, verifier, weights), snap=False)
+    # Nothing snapped: `all` sends the very request `revise` sent, so the model is asked once and only the snapping
+    # of the revision can differ.
+    both = revise(snapped, _Replay(provider, revised, earlier.get("all"), earlier.get("revise")),
+                  Reverifier(snapped, verifier, weights), snap=True)
     return {"none": first, "snap": snapped, "revise": revised, "all": both}
 
 
 class _Replay:
-    """The revision `revise` already received, given again for the same request (no model call)."""
+    """A revision already received, given again for the very same request (no model call); the model asked
+    otherwise."""
 
-    def __init__(self, revised: AnswerRecord) -> None:
-        self.completion = next((a.completion for a in revised.attempts if a.kind == "revision"), None)
+    def __init__(self, provider: Any, *records: AnswerRecord | None) -> None:
+        self.provider = provider
+        self.known = [(r.prompt.messages, a.messages_added, a.completion)
+                      for r in records if r is not None for a in r.attempts if a.kind == "revision"]
 
     def complete(self, messages: Any, settings: Any, json_schema: Any = None) -> Completion:
-        if self.completion is None:
-            raise RuntimeError("no revision to replay")
-        return self.completion
+        for prompt, added, completion in self.known:
+            if list(messages) == [*prompt, *added]:
+                return completion
+        return cast(Completion, self.provider.complete(messages, settings, json_schema=json_schema))
 
 
 def latency(first: AnswerRecord, arm: AnswerRecord) -> float:
@@ -176,7 +183,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="work folder for the stores (default: a temporary one)")
     ap.add_argument("--reuse", type=Path, nargs="*", default=[],
                     help="--records files to take each question's first answer from (same set, question and policy) "
-                    "instead of asking the model again; the repairs are made afresh")
+                    "instead of asking the model again; the repairs are made afresh, a revision whose request is the "
+                    "very one recorded replayed from the record (later files win)")
     args = ap.parse_args()
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     if args.from_records:
@@ -188,14 +196,15 @@ def main() -> None:
         work.mkdir(parents=True, exist_ok=True)
         provider = LocalProvider(args.profile)
         policy = build_policy(model_id=f"local:{provider.model_id}", repair="none")
-        reusable = {(item["set"], item["q"]["id"], item["policy"]): AnswerRecord.model_validate(item["none"])
+        reusable = {(item["set"], item["q"]["id"], item["policy"]): item
                     for path in args.reuse for item in map(json.loads, path.read_text().splitlines()) if item}
         for name, db, questions in plan(args.sets, args.n, args.seed, work):
             with open_store(db) as store:
                 for q in questions:
                     old = reusable.get((name, q["id"], governance_policy_hash(policy)))
-                    first = old if old is not None else answer_question(store, q["question"], policy, provider)
-                    row = {"q": q, **arms(first, provider, verifier, corpus_weights(store, q["question"]))}
+                    earlier = {a: AnswerRecord.model_validate(old[a]) for a in ARMS} if old else {}
+                    first = earlier["none"] if old else answer_question(store, q["question"], policy, provider)
+                    row = {"q": q, **arms(first, provider, verifier, corpus_weights(store, q["question"]), earlier)}
                     grouped[name].append(row)
                     print(f"{name} {len(grouped[name])} {q['id']}: " + ", ".join(
                         f"{a} {label(row[a])}{'+' if q['answers'] and right(row[a], q['answers']) else ''}"

@@ -202,6 +202,22 @@ def test_a_revision_no_better_keeps_the_first(store: CorpusStore) -> None:
     assert [a.kept for a in record.attempts] == [True, False]
 
 
+def test_a_revision_never_buys_its_label_with_an_abstention_unless_the_first_is_refuted(store: CorpusStore) -> None:
+    """ABSTAINED outranks UNGROUNDED, but an abstention replaces only an answer whose claims are refuted (a figure its
+    quote does not state), never one merely unverified (a quote not found): that one may be right."""
+    pol = policy("revise")
+    eid = evidence_id_of(store, pol, IN_FORCE)
+    abstain = answer(abstained=(QUESTION,))
+    unverified = answer(claim("Annual plans can be refunded within 30 days.",
+                              "Annual plans are refundable for thirty days after purchase, no questions asked.", eid))
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(unverified, revisions=(abstain,)), RULES, burn=True)
+    assert record.completion.text == unverified and [r.kind for r in record.repairs] == ["kept_first"]
+    refuted = answer(claim("The refund window for annual plans is 30 to 60 days.", IN_FORCE, eid))
+    record = engine.query(store, QUESTION, pol, ScriptedProvider(refuted, revisions=(abstain,)), RULES, burn=True)
+    assert record.verification is not None and record.verification.label is Label.ABSTAINED
+    assert [r.kind for r in record.repairs] == ["revised"]
+
+
 @pytest.mark.parametrize(("revision", "why"), [
     ("{not json", "broke the answer contract (PARSE_FAILURE)"),
     (Completion(model_id="scripted", provider="scripted", error="connection refused by 127.0.0.1:9"),

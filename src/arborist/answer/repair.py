@@ -385,10 +385,19 @@ def _stray_abstentions(question: str, answer: dict[str, Any] | None) -> list[str
     return [r for r in requests if isinstance(r, str) and not content_stems(r) & asked]
 
 
+def _emptier(first: Verification, second: Verification) -> bool:
+    """Whether the second answer says less than the first: fewer claims, more abstained requests or fewer verified
+    claims (how a checker's "supported" gets bought: Self-RAG's and best-of-N's known failure)."""
+    return (second.n_claims < first.n_claims or len(second.abstained_requests) > len(first.abstained_requests)
+            or second.n_verified < first.n_verified)
+
+
 def better(first: Verification, second: Verification) -> bool:
-    """Whether the second attempt's label beats the first's: a higher rank (`LABEL_RANK`), never bought with fewer
-    verified claims. A tie keeps the first."""
-    return (LABEL_RANK[second.label] > LABEL_RANK[first.label]) and second.n_verified >= first.n_verified
+    """Whether the second attempt beats the first: a higher label rank (`LABEL_RANK`), never bought with an
+    emptier answer unless the first's claims are refuted (an abstention replaces an answer whose quote states
+    another figure, never one merely unverified). A tie keeps the first."""
+    return (LABEL_RANK[second.label] > LABEL_RANK[first.label] and second.n_verified >= first.n_verified
+            and (not _emptier(first, second) or _refuted(first)))
 
 
 def _attempt(kind: Literal["first", "revision", "sample"], record: AnswerRecord, kept: bool, added: list[Message] | None = None) -> Attempt:
@@ -488,8 +497,7 @@ def choose_sample(records: Sequence[AnswerRecord]) -> tuple[int, str]:
         v, top = record.verification, records[best].verification
         if v is None or top is None or LABEL_RANK[v.label] <= LABEL_RANK[top.label]:
             continue
-        emptier = (v.n_claims < first.n_claims or len(v.abstained_requests) > len(first.abstained_requests)
-                   or v.n_verified < first.n_verified)
+        emptier = _emptier(first, v)
         if emptier and not _refuted(first):
             continue
         best = i
