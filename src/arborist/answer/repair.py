@@ -393,11 +393,12 @@ def _emptier(first: Verification, second: Verification) -> bool:
 
 
 def better(first: Verification, second: Verification) -> bool:
-    """Whether the second attempt beats the first: a higher label rank (`LABEL_RANK`), never bought with an
-    emptier answer unless the first's claims are refuted (an abstention replaces an answer whose quote states
-    another figure, never one merely unverified). A tie keeps the first."""
+    """Whether the revision beats the first answer: a higher label rank (`LABEL_RANK`), never bought with an
+    emptier answer, even when the first's claims are refuted: told its quote lacks a figure, a small model drops
+    the claim and abstains, trading an answer (often right) that its UNGROUNDED label already flags for an
+    emptier one. A tie keeps the first."""
     return (LABEL_RANK[second.label] > LABEL_RANK[first.label] and second.n_verified >= first.n_verified
-            and (not _emptier(first, second) or _refuted(first)))
+            and not _emptier(first, second))
 
 
 def _attempt(kind: Literal["first", "revision", "sample"], record: AnswerRecord, kept: bool, added: list[Message] | None = None) -> Attempt:
