@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arborist.governance.options import OPTIONS_BY_NAME
 from arborist.lab.repair import QuestionRepair, load_repair, reached
 from arborist.lab.report import load_rows
 from lab_run import EXE, prepare
@@ -64,10 +65,13 @@ def settings_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-# `lab repair`'s settings as `lab run` spells them (fusion has no `lab run` option: its verdicts are not rechecked)
-RUN_OPTIONS = {"retrieve-k": "--retrieve-k", "routes": "--routes", "evidence-k": "--evidence-k",
-               "context-runes": "--context-runes", "layout": "--user-payload-layout", "prompt": "--prompt",
-               "mode": "--mode", "repair": "--repair"}
+def run_flag(setting: str) -> str | None:
+    """The `lab run` option for a `lab repair` setting (the policy options' own flags, and --prompt); None for
+    fusion, which `lab run` has no option for (its verdicts are not rechecked)."""
+    if setting == "prompt":
+        return "--prompt"
+    option = OPTIONS_BY_NAME.get(setting.replace("-", "_"))
+    return option.cli_flag if option is not None else None
 
 
 def latest(root: Path) -> Path:
@@ -87,7 +91,8 @@ def reproduce(repair_dir: Path, data: Path, args: argparse.Namespace,
     again: set[tuple[str, str, str]] = set()
     asked = 0
     for (setting, value), qs in sorted(cells.items()):
-        if setting not in RUN_OPTIONS:
+        flag = run_flag(setting)
+        if flag is None:
             print(f"  {setting}={value}: no `lab run` option; {len(qs)} verdict(s) not rechecked", flush=True)
             continue
         out.mkdir(parents=True, exist_ok=True)
@@ -96,7 +101,7 @@ def reproduce(repair_dir: Path, data: Path, args: argparse.Namespace,
         model = ["--model", args.model] if args.model else []
         _, made, _ = arborist("lab", "run", "--corpus", data / "corpus.json", "--evaluation", data / "evaluation.json",
                               "--out", out / "runs", "--cache-directory", args.work / "cache", "--question-ids", ids,
-                              "--temperature", "0", "--burn", RUN_OPTIONS[setting], value, *model, *args.extra)
+                              "--temperature", "0", "--burn", flag, value, *model, *args.extra)
         rows = {r.query_id: r for r in load_rows(Path(made["run_dir"]))[0] if r.sample == 0}
         asked += len(qs)
         for q in qs:

@@ -226,14 +226,14 @@ def _served(
     if rejected is not None:
         return None, False, rejected
     old = record.verification
-    if record.repairs and (old is None or old.verifier_policy_hash != verifier_policy_hash(verifier)):
+    same_policy = old is not None and old.verifier_policy_hash == verifier_policy_hash(verifier)
+    if record.repairs and not same_policy:
         # which attempt won, and what a snap moved, were decided by the verifier it was stored under
         return None, False, ("its repairs were decided under another verifier policy: the answer is made afresh "
                              "under this one")
     # Cheap and deterministic: the label served is always today's verifier's, on the store's texts.
     verified = verify_record(cache.with_known_evidence(record, known), verifier, weights)
     new = verified.verification
-    same_policy = old is not None and old.verifier_policy_hash == verifier_policy_hash(verifier)
     if old is not None and new is not None and same_policy and (new.label, new.audit_mode) != (old.label, old.audit_mode):
         return None, False, (
             f"re-verified against the store's chunks it is {new.label.value}, but it was stored as "

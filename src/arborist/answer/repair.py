@@ -177,6 +177,7 @@ def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
     verdicts = {cv.index: cv for cv in v.claims}
     repairs: list[Repair] = []
     current = v
+    asked = content_stems(record.question)
     for i, claim in enumerate(answer["claims"]):
         cv = verdicts.get(i)
         if cv is None or cv.verdict in VERIFIED or not isinstance(claim.get("text"), str):
@@ -196,7 +197,6 @@ def repair_claims(record: AnswerRecord, verify: Reverifier) -> AnswerRecord:
         anchors = _anchors(claim["text"])
         if not anchors:
             continue
-        asked = content_stems(record.question)
         # a claim at odds with its own quote's figures moves only to a sentence that answers the question at least as
         # fully as that quote ("14 days" for an annual plan never moves to the monthly plan's "within 14 days")
         floor = (len(content_stems(str(claim.get("quote"))) & asked)

@@ -13,10 +13,11 @@ much as the control falls short. The control's readings are scores of the same p
 from __future__ import annotations
 
 import hashlib
+from typing import get_args
 
-from arborist.verify.judge import SYSTEM, Judge, JudgeError, JudgePrompt, JudgeSpec
+from arborist.verify.judge import SYSTEM, ControlKind, Judge, JudgeError, JudgePrompt, JudgeSpec
 
-CONTROL_KINDS = ("none", "hypothesis_only", "contradiction", "states")
+CONTROL_KINDS: tuple[str, ...] = ("none", *get_args(ControlKind))
 # hypothesis_only: the claim scored against a passage that says nothing, beside its score against its quote
 NEUTRAL_PREMISE = ""
 # contradiction: a second question, which the judge must answer No (the passage settles the statement, for it)
