@@ -25,7 +25,9 @@ from arborist.verify import (
     verifier_policy_hash,
     verify_answer,
 )
+from arborist.verify.judge import JudgeSpec
 from arborist.verify.slots import asked_part
+from judges import PairJudge
 
 LIGHTHOUSE = (
     "The Faro di Portonovo lighthouse was built in 1862 on a limestone cliff above the harbour. "
@@ -709,6 +711,25 @@ def test_how_many_wants_a_number_not_in_the_question() -> None:
     assert Reason.SLOT_UNFILLED in w.reasons and w.label is not Label.STRICT
 
 
+def test_where_wants_a_place_a_name_or_a_bare_answer() -> None:
+    text = "In American schools the paddle is applied to the seat of the trousers, privately in the principal's office."
+    evidence = [{"id": "E1", "title": "Corporal punishment", "text": text}]
+    q = "Where is corporal punishment usually performed these days?"
+
+    def claim(said: str, quote: str) -> Verification:
+        return verify_answer(q, "claim_lattice", evidence, {"claims": [{"text": said, "evidence_ids": ["E1"], "quote": quote}],
+                                                            "abstained_requests": []})
+
+    nearby = claim("the paddle is applied to the seat of the trousers", "the paddle is applied to the seat of the trousers")
+    assert Reason.SLOT_UNFILLED in nearby.reasons and nearby.label is not Label.STRICT
+    placed = claim("It is performed privately in the principal's office.", "privately in the principal's office")
+    assert Reason.SLOT_UNFILLED not in placed.reasons
+    bare = claim("the principal's office", "privately in the principal's office")
+    assert Reason.SLOT_UNFILLED not in bare.reasons
+    dated = claim("It was performed in 1950.", "In American schools the paddle is applied")
+    assert Reason.SLOT_UNFILLED in dated.reasons
+
+
 # --- the unverifiable answer ---------------------------------------------------------------------------------
 
 
@@ -792,6 +813,56 @@ def test_a_bare_answer_needs_a_quote_that_holds_it_and_speaks_of_the_question() 
     right = verify_answer(question, "claim_lattice", ev, answer(
         "Capital Cities Communications", "In the 1980s the network's parent merged with Capital Cities Communications"))
     assert right.label is Label.STRICT, right.reasons
+
+
+def test_a_bare_answer_is_read_with_the_sentence_its_quote_refers_back_to() -> None:
+    text = ("Five launches of boilerplate CSMs went into orbit in 1964 and 1965. The last three of these also "
+            "carried Pegasus satellites. Engineers measured micrometeorite impacts.")
+    ev = [{"id": "E1", "title": "Apollo program", "text": text}]
+    question = "What did the last few of the boilerplate CSM launches carry?"
+
+    def answer(quote: str) -> dict[str, object]:
+        return {"claims": [{"text": "Pegasus satellites", "evidence_ids": ["E1"], "quote": quote}],
+                "abstained_requests": []}
+
+    referring = verify_answer(question, "claim_lattice", ev, answer("The last three of these also carried Pegasus satellites"))
+    assert referring.label is Label.STRICT, referring.claims[0].reasons
+    alone = verify_answer(question, "claim_lattice", [{"id": "E1", "title": "Apollo program", "text": (
+        "Five launches of boilerplate CSMs went into orbit in 1964 and 1965. Later rockets carried Pegasus satellites.")}],
+        answer("Later rockets carried Pegasus satellites"))
+    assert alone.label is not Label.STRICT and Reason.BARE_ANSWER in alone.claims[0].reasons
+
+
+def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() -> None:
+    judge = PairJudge(JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=0.85), {}, 0.0)
+
+    def verdict(question: str, claim: str, quote: str) -> Verification:
+        ev = [{"id": "E1", "title": "Help centre", "text": f"Admins manage the workspace. {quote} Ask support."}]
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+        return verify_answer(question, "claim_lattice", ev, answer, judge=judge)
+
+    quote = "Deleted documents stay in the trash for 21 days, during which any admin can restore them."
+    echoed = verdict("How long do deleted documents stay in the workspace trash?",
+                     "Deleted documents stay in the workspace trash for 21 days.", quote)
+    assert echoed.label is Label.STRICT and echoed.basis == "quoted", echoed.claims[0].reasons
+    assert "the claim's 'workspace' is the question's word" in echoed.claims[0].notes[-1]
+    # a yes/no question asks about its words: they are not given
+    asked = verdict("Do deleted documents stay in the workspace trash for 21 days?",
+                    "Deleted documents stay in the workspace trash for 21 days.", quote)
+    assert asked.label is not Label.STRICT
+    # a word standing where the quote has another is never the question's premise
+    displaced = verdict("What does the red light on the router mean?", "The red light on the router means the link failed.",
+                        "A blinking light on the router means the link failed.")
+    assert displaced.label is not Label.STRICT
+    # nor is a part of the claim made of the question's words alone
+    part = verdict("How many deaths did the vaccine prevent in children?", "The vaccine prevented 300 deaths in children.",
+                   "The vaccine prevented 300 deaths in adults.")
+    assert part.label is not Label.STRICT
+    # nor a quote on another topic: it must hold half of the question's content words
+    off = verdict("How long do deleted documents stay in the workspace trash?",
+                  "Deleted documents stay in the workspace trash for 21 days.",
+                  "Archived files stay for 21 days, during which any admin can restore them.")
+    assert off.label is not Label.STRICT
 
 
 def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:

@@ -32,7 +32,14 @@ from arborist.verify.checks import (
 from arborist.verify.judge import Judge
 from arborist.verify.lexicon import QUALIFIER_GROUPS, Lexicon
 from arborist.verify.names import read_short, short_names, short_note
-from arborist.verify.normalize import VERIFIER_READING, content_stems, is_decade, name_tokens, tokenise
+from arborist.verify.normalize import (
+    VERIFIER_READING,
+    content_stems,
+    is_decade,
+    name_tokens,
+    token_stems,
+    tokenise,
+)
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
@@ -189,7 +196,10 @@ def reanchor(item: Item, prepared: dict[str, Prepared], max_ids: int) -> Item:
 def _verify_item(
     item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
     question_stems: frozenset[str] = frozenset(), cited_as: list[str] | None = None, judge: Judge | None = None,
+    presupposed: frozenset[str] = frozenset(),
 ) -> ClaimVerification:
+    """One claim's verdict. `question_stems`: the question's content stems; `presupposed`: the same when the
+    question asks for a value (a wh-question takes its words as given; a yes/no question asks about them)."""
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
     unknown = [i for i in ids if i not in prepared]
@@ -252,7 +262,11 @@ def _verify_item(
     named = _quote_names(supports)
     # with a judge, restating means every content word: a claim that says part of its quote in other words is the
     # judge's to read, not the word-overlap rule's
-    overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy)
+    # the question's own words the claim repeats and its quote lacks ("the *workspace* trash"), when the quote is on
+    # the question's topic: the claim is then an answer restating its question (see `_echoed`)
+    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed)
+            if supports and item.quote else frozenset())
+    overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy, echo)
     backs_claim = overlaps and (judge is None or restates)
     # restated word for word but for a part its quote may state in other words: the judge's to read, where there is one
     parted = (_unstated_parts(supports, lex) if judge is not None and overlaps and mode != "quote"
@@ -274,6 +288,13 @@ def _verify_item(
                 failures.append(Reason.PART_UNSTATED)
                 notes.append(_part_note(parted))
     judged = score is not None and backs_claim
+    if echo and backs_claim and not judged:
+        words = [t.surface for t, stem in zip(claim.tokens, token_stems(claim.tokens), strict=True) if stem in echo]
+        held = len(content_stems(_in_context(item.quote or "", cited, lex)) & presupposed)
+        notes.append(f"the claim's {', '.join(repr(w) for w in dict.fromkeys(words))} "
+                     f"{'is the question' + chr(39) + 's word' if len(set(words)) == 1 else 'are the question' + chr(39) + 's words'}, not its quote's; the quote "
+                     f"holds {held} of the question's {len(presupposed)} content words (an answer restating its "
+                     "question)")
     replaced = subject_replaced(text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
@@ -329,11 +350,12 @@ def _verify_item(
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it.
     bare = short and bool(question_stems)
     asked = question_stems - claim.stems
-    on_topic = not bare or (item.quote is not None and len(content_stems(item.quote) & asked) * 2 >= len(asked) > 0)
+    on_topic = not bare or (item.quote is not None
+                            and len(content_stems(_in_context(item.quote, cited, lex)) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
         notes.append("a bare answer is verified only by a quote that holds it and at least half of the question's "
-                     "content words (besides the answer's own)")
+                     "content words (besides the answer's own), read with the sentence before it when it refers back")
     if quote_ok and entities.passed and backs_claim and agrees and on_topic:
         verdict = Verdict.VERIFIED_ENTAILED if judged else Verdict.VERIFIED_QUOTE
     # never over its own quote's disagreement, unless only the judge let the quote back the claim: a veto on what the
@@ -466,12 +488,67 @@ def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list
     return [bool(entities_check(wide, [own])[0].passed) for wide, own, _ in supports]
 
 
+def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str]) -> frozenset[str]:
+    """The claim's content stems that its quote lacks and its `question` states, when the quote (in its `context`,
+    see `_in_context`) holds at least half of the question's content stems; else none. "Deleted documents stay in
+    the workspace trash for 21 days" over "Deleted documents stay in the trash for 21 days" for "How long do
+    deleted documents stay in the workspace trash?" repeats the question's "workspace": what it adds to the quote
+    is the question's own premise, which an on-topic quote answers as it would a bare "21 days" (the
+    `BARE_ANSWER` rule's bar). Never excused: a word standing where the quote has another ("the red light" over
+    "a blinking light", see `_displaced`), a part of the question's words alone (`_unstated_parts`), and names
+    and numbers (the names stage)."""
+    if not quote or not question or len(content_stems(context) & question) * 2 < len(question):
+        return frozenset()
+    said = token_stems(tokenise(claim))
+    held = content_stems(quote)
+    return frozenset(s for s in set(said) - held if s in question and not _displaced(s, said, quote))
+
+
+# Words that open a sentence referring back to the one before it ("The event was held ...", "These ...").
+_DEFINITE = frozenset("the this that these those such".split())
+
+
+def _in_context(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
+    """The quote, after the sentence before it in the first cited chunk that holds it when the quote refers back
+    (an anaphor in its first sentence, or a definite opening: "The last three of these ... carried Pegasus
+    satellites" after "... five launches of boilerplate CSMs"). What a bare or question-restating answer's quote is
+    on the topic of: the words the question asks about are often in the sentence its quote points back to."""
+    norms = [t.norm for t in tokenise(quote)]
+    for chunk in cited:
+        k = chunk.find(norms)
+        if k is None:
+            continue
+        sentence = chunk.sentence_of[k]
+        first = [t.norm for t, n in zip(chunk.tokens[k:], chunk.sentence_of[k:], strict=False) if n == sentence]
+        if sentence == 0 or not (first[:1] and (first[0] in _DEFINITE or lex.anaphors & set(first))):
+            return quote
+        before = [t for t, n in zip(chunk.tokens, chunk.sentence_of, strict=True) if n == sentence - 1]
+        return chunk.ev.text[before[0].start : before[-1].end] + " " + quote if before else quote
+    return quote
+
+
+def _displaced(stem: str, said: list[str | None], quote: str) -> bool:
+    """Whether a word the claim says (`stem`, among the claim's token stems `said`) modifies a word that the
+    quote holds with another content word before it: the claim's "red light" where the quote says "blinking
+    light", its "refurbished laptops" where the quote says "new laptops"."""
+    theirs = token_stems(tokenise(quote))
+    for k, s in enumerate(said[:-1]):
+        head = said[k + 1]
+        if s != stem or head is None:
+            continue
+        for j in range(1, len(theirs)):
+            other = theirs[j - 1]
+            if theirs[j] == head and other is not None and other != stem and other not in said:
+                return True
+    return False
+
+
 def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
-                    policy: VerifierPolicy) -> tuple[bool, bool]:
+                    policy: VerifierPolicy, echo: frozenset[str] = frozenset()) -> tuple[bool, bool]:
     """Whether the quote alone (`supports`: see `_quote_support`, one per cited chunk) holds the claim's names
     (`named`, see `_quote_names`) and `paraphrase_threshold` of its content stems; and whether it holds
     `judged_restatement_threshold` of them, which is what restating means with a judge. One paraphrase check per
-    chunk answers both."""
+    chunk answers both. `echo`: stems the claim takes from its question (see `_echoed`), counted as held."""
     overlaps = restates = False
     for (wide, own, _), names in zip(supports, named, strict=True):
         if not names:
@@ -479,7 +556,10 @@ def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], name
         paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if paraphrase.passed:
             # a passing window agrees with the claim on negation: the stems it misses are the ones it does not hold
-            covered = len(wide.stems) - len(paraphrase.missing)
+            # a one-sentence quote is read whole: its words are the model's own choice of support, not a window
+            # a search cut from a chunk ("A new annual subscription ... can be refunded ... within 30 days")
+            whole = own.stem_set if len(set(own.sentence_of)) == 1 else frozenset()
+            covered = len(wide.stems) - len([m for m in paraphrase.missing if m not in echo and m not in whole])
             overlaps = True
             restates = covered / len(wide.stems) >= policy.judged_restatement_threshold
             if restates:
@@ -509,7 +589,8 @@ def _kin(quote: Prepared, lex: Lexicon) -> frozenset[str]:
 
 def _unstated_parts(supports: list[tuple[Claim, Prepared, dict[str, str]]], lex: Lexicon) -> list[str]:
     """The claim's parts (conjuncts, list items, clauses, a reporter: see `parts`) of which its quote states no
-    content word, read against the cited chunk that leaves the fewest such parts."""
+    content word, read against the cited chunk that leaves the fewest such parts. A part made of the question's
+    words alone is still unstated: "... in adults and children" does not answer "children" from the question."""
     fewest: list[str] | None = None
     for wide, own, defs in supports:
         kin = _kin(own, lex)
@@ -555,6 +636,7 @@ def _question_terms_absent(
             for short, long in defs.items():
                 if any(t.norm in pool for t in tokenise(long)) or short.casefold() in pool:
                     pool.add(short.casefold())
+    pool.update([n[:-1] for n in pool if len(n) > 3 and n.endswith("s") and n.isalpha()])  # "CSMs" states "CSM"
     years = [t for t in pool if len(t) == 4 and t.isdigit()]
     pool.update(f"{t[:3]}0s" for t in years)  # 1984 states the 1980s
     pool.update(f"{t[:2]}00s" for t in years)  # and 1856 the 1800s (a century, read the same way)
@@ -614,15 +696,17 @@ def verify_answer(
     prepared = {c.ev.id: c for c in chunks}
 
     subject = content_stems(question)
+    asked_as = subject if classify_quantifier(question).extraction else frozenset()  # see `_echoed`
     claims: list[ClaimVerification] = []
     items: list[Item] = []  # each claim as judged: as given, or re-anchored when only that verifies it
     for given in parsed.items:
-        claim = _verify_item(given, mode, prepared, policy, lex, subject, judge=judge)
+        claim = _verify_item(given, mode, prepared, policy, lex, subject, judge=judge, presupposed=asked_as)
         # only a claim its citation leaves unverified is looked for elsewhere (a verified one keeps its ids)
         moved = reanchor(given, prepared, policy.max_evidence_ids) if (
             policy.reanchor_quotes and claim.verdict not in VERIFIED) else given
         if moved is not given:
-            second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids, judge=judge)
+            second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids, judge=judge,
+                                  presupposed=asked_as)
             if second.verdict in VERIFIED:
                 claim, given = second, moved
         claims.append(claim)
@@ -631,7 +715,7 @@ def verify_answer(
     def still_verified(item: Item, evidence: Iterable[Evidence]) -> bool:
         again = {ev.id: prepared[ev.id] if prepared[ev.id].ev is ev else Prepared.of(ev, lex.negators)
                  for ev in evidence}
-        return _verify_item(item, mode, again, policy, lex, subject, judge=judge).verdict in VERIFIED
+        return _verify_item(item, mode, again, policy, lex, subject, judge=judge, presupposed=asked_as).verdict in VERIFIED
 
     instruction = instruction_guard([c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims],
                                     policy.instruction_patterns, still_verified)
@@ -700,7 +784,9 @@ def verify_answer(
                 label = Label.HYBRID
                 notes.append("Rule 8: STRICT demoted to HYBRID")
     slot = question_slot(question) if policy.slot_check else None
-    if slot is not None and n and not fills(slot, question, [i.text for i in items]):
+    if slot is not None and n and not fills(slot, question, [i.text for i in items],
+                                            [i.text for i in items if mode != "quote" and _bare(i.text)
+                                             and not states(i.text, lex)]):
         _add(reasons, Reason.SLOT_UNFILLED)
         notes.append(f"Rule 10: the question asks for a {slot.value.lower()}, and no claim states one")
         if label is Label.STRICT:
@@ -717,7 +803,11 @@ def verify_answer(
     # Rule 12: the question's names and years must be in what the answer says and quotes
     if policy.question_terms_check and n and cited and label is Label.STRICT:
         # A pointer-mode answer quotes nothing: the chunks it cites are the words it rests on.
-        said = [text for item in items for text in (item.text, item.quote) if text]
+        # a bare answer says what its quote says, and a quote that refers back what the sentence before it names
+        # (see `_in_context`); a statement says what its own words say
+        said = [text for item in items for text in (item.text, item.quote and _in_context(
+            item.quote, [prepared[i] for i in item.evidence_ids if i in prepared], lex) if _bare(item.text)
+            else item.quote) if text]
         if mode == "claim_lattice_pointer":
             said += [c.ev.text for c in cited]
         absent = _question_terms_absent(question, cited, said)
