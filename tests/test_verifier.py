@@ -854,6 +854,10 @@ def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() ->
     displaced = verdict("What does the red light on the router mean?", "The red light on the router means the link failed.",
                         "A blinking light on the router means the link failed.")
     assert displaced.label is not Label.STRICT
+    # ... on either side: "annual plans" where the quote says "annual subscriptions"
+    beside = verdict("How long is the refund window for annual plans?", "The refund window for annual plans is 60 days.",
+                     "The refund window for annual subscriptions is 60 days.")
+    assert beside.label is not Label.STRICT
     # nor is a part of the claim made of the question's words alone
     part = verdict("How many deaths did the vaccine prevent in children?", "The vaccine prevented 300 deaths in children.",
                    "The vaccine prevented 300 deaths in adults.")

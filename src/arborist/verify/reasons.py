@@ -63,6 +63,7 @@ class Reason(StrEnum):
     CERTAINTY_UNSTATED = "CERTAINTY_UNSTATED"
     UNIT_MISMATCH = "UNIT_MISMATCH"
     SCOPE_DROPPED = "SCOPE_DROPPED"
+    CHANGE_DROPPED = "CHANGE_DROPPED"
     NO_CONTENT_TOKENS = "NO_CONTENT_TOKENS"
     QUALIFIER_UNSTATED = "QUALIFIER_UNSTATED"
     PART_UNSTATED = "PART_UNSTATED"
@@ -115,6 +116,8 @@ REASONS: dict[Reason, str] = {
     Reason.UNIT_MISMATCH: "the claim's number measures another unit in its support (6 days vs 6 hours)",
     Reason.SCOPE_DROPPED: "its support states it only for a group or under a condition ('In mice, ...', 'Among men "
     "over 60, ...', '... only if taken after the first trimester') that the claim leaves out",
+    Reason.CHANGE_DROPPED: "its support changes a quantity from one number to another ('extend the window from 30 to "
+    "60 days') and the claim states both numbers as a value ('the window is 30 to 60 days')",
     Reason.QUALIFIER_UNSTATED: "the claim states a superlative or an exclusive word (oldest, largest, only, first, "
     "all, ...) that its quote does not: it says more than the words it cites",
     Reason.PART_UNSTATED: "a part of the claim (a conjunct, a list item or a clause: 'causes scurvy and rickets' "
@@ -127,8 +130,8 @@ REASONS: dict[Reason, str] = {
     Reason.TITLE_IRRELEVANT: "a cited chunk shares no content stem with the question, in its title nor in its text "
     "(Rule 8)",
     Reason.SUBJECT_ABSENT: "none of the question's subject tokens occurs in any cited evidence (Rule 9)",
-    Reason.SLOT_UNFILLED: "the question asks for a date or a number (when / how many / how much ...) and no claim "
-    "states one (Rule 10: demotes STRICT)",
+    Reason.SLOT_UNFILLED: "the question asks for a date, a number or a place (when / how many / how much / where "
+    "...) and no claim states one (Rule 10: demotes STRICT)",
     Reason.OFF_TOPIC: "no claim of the answer shares a content word with the question: it answers something else, "
     "however well its claims are backed (Rule 11: demotes STRICT)",
     Reason.QUESTION_TERMS_ABSENT: "a name, year or decade of the question occurs in none of the answer's claims and quotes "

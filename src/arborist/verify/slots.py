@@ -29,7 +29,9 @@ _NUMBER_Q = re.compile(
 _DATE_Q = re.compile(
     r"^(?:\w+ ){0,3}?when\b|\bwhen\W*$|\b(?:what|which|in what|in which) (?:year|date|day|month|century|decade|season)\b"
 )
-_PLACE_Q = re.compile(r"^(?:\w+ ){0,3}?where\b|\bwhere\W*$")
+# "Where ..." (after at most a connective or a preposition: "And where ...", "From where ..."), or "... where?";
+# not a relative "where" ("Sites where Rad51 binds ...").
+_PLACE_Q = re.compile(r"^(?:(?:and|but|so|then|from|to) )?where\b|\bwhere\W*$")
 # A place is said after one of these ("in the principal's office", "at SAP Center", "near the coast").
 PLACE_PREPOSITIONS = frozenset(
     "in at on inside within near into onto across throughout outside beneath under behind beside between along "

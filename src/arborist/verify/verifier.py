@@ -528,18 +528,21 @@ def _in_context(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
 
 
 def _displaced(stem: str, said: list[str | None], quote: str) -> bool:
-    """Whether a word the claim says (`stem`, among the claim's token stems `said`) modifies a word that the
-    quote holds with another content word before it: the claim's "red light" where the quote says "blinking
-    light", its "refurbished laptops" where the quote says "new laptops"."""
+    """Whether a word the claim says (`stem`, among the claim's token stems `said`) stands beside a word that the
+    quote holds with another content word on that side: the claim's "red light" where the quote says "blinking
+    light", its "annual plans" where the quote says "annual subscriptions"."""
     theirs = token_stems(tokenise(quote))
-    for k, s in enumerate(said[:-1]):
-        head = said[k + 1]
-        if s != stem or head is None:
+    for k, s in enumerate(said):
+        if s != stem:
             continue
-        for j in range(1, len(theirs)):
-            other = theirs[j - 1]
-            if theirs[j] == head and other is not None and other != stem and other not in said:
-                return True
+        for side in (1, -1):  # the word after it (its head), then the word before it (its modifier)
+            near = said[k + side] if 0 <= k + side < len(said) else None
+            if near is None:
+                continue
+            for j, t in enumerate(theirs):
+                other = theirs[j - side] if t == near and 0 <= j - side < len(theirs) else None
+                if other is not None and other != stem and other not in said:
+                    return True
     return False
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from arborist.verify.certainty import certainty_unstated
+from arborist.verify.changes import change_dropped
 from arborist.verify.direction import direction_findings
 from arborist.verify.lexicon import Lexicon
 from arborist.verify.negation import negation_findings
@@ -23,7 +24,7 @@ from arborist.verify.units import rate_changed, unit_changed
 
 
 def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = True) -> list[Finding]:
-    """Negation, direction, comparison, role, certainty, unit and (when `scoped`) scope findings of `claim_text`
+    """Negation, direction, comparison, role, certainty, unit, change and (when `scoped`) scope findings of `claim_text`
     against `support_text` (empty: they agree), the first of each reason, in the order of the rules below."""
     claim = Text.of(claim_text, lex)
     support = Text.of(support_text, lex)
@@ -44,6 +45,7 @@ def compare(claim_text: str, support_text: str, lex: Lexicon, scoped: bool = Tru
         (Reason.CERTAINTY_UNSTATED, lambda: under_way_unstated(claim, support)),
         (Reason.UNIT_MISMATCH, lambda: unit_changed(claim, support, lex)),
         (Reason.UNIT_MISMATCH, lambda: rate_changed(claim, support, lex)),
+        (Reason.CHANGE_DROPPED, lambda: change_dropped(claim, support, lex)),
         (Reason.ENTITY_MISSING, lambda: _model_letter_changed(claim, support)),
         (Reason.ROLES_SWAPPED, lambda: from_to_swapped(claim, support)),
     ]
