@@ -49,7 +49,7 @@ def _ranges(text: Text) -> list[set[str]]:
     tokens = text.tokens
     numbers = [k for k, t in enumerate(tokens) if t.number]
     return [{tokens[i].norm, tokens[j].norm} for i, j in zip(numbers, numbers[1:], strict=False)
-            if j - i == 2 and tokens[i + 1].norm in _RANGE_JOINS or j - i == 1]
+            if (j - i == 2 and tokens[i + 1].norm in _RANGE_JOINS) or j - i == 1]
 
 
 def change_dropped(claim: Text, support: Text, lex: Lexicon) -> str:
