@@ -858,6 +858,10 @@ def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() ->
     beside = verdict("How long is the refund window for annual plans?", "The refund window for annual plans is 60 days.",
                      "The refund window for annual subscriptions is 60 days.")
     assert beside.label is not Label.STRICT
+    # nor a name's words: "Kim Jong-chul" is not "Kim Jong-il" because the question names him
+    for quote in ("Kim Jong-suk is the wife of Kim Jong-il.", "Kim Jong-suk was the first wife."):
+        named = verdict("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.", quote)
+        assert named.label is not Label.STRICT, quote
     # nor is a part of the claim made of the question's words alone
     part = verdict("How many deaths did the vaccine prevent in children?", "The vaccine prevented 300 deaths in children.",
                    "The vaccine prevented 300 deaths in adults.")

@@ -499,9 +499,17 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     and numbers (the names stage)."""
     if not quote or not question or len(content_stems(context) & question) * 2 < len(question):
         return frozenset()
-    said = token_stems(tokenise(claim))
+    tokens = tokenise(claim)
+    said = token_stems(tokens)
+    # a name's words and a number are never the question's premise (the claim's "Kim Jong-chul" over the quote's
+    # "Kim Jong-il"), whatever the names stage made of them
+    named = {id(t) for t in name_tokens(claim, tokens)}
+    for before, tok in zip(tokens, tokens[1:], strict=False):  # "Jong-chul": a name goes on past a hyphen
+        if id(before) in named and claim[before.end : tok.start] == "-":
+            named.add(id(tok))
+    kept = {s for t, s in zip(tokens, said, strict=True) if s and not t.number and id(t) not in named}
     held = content_stems(quote)
-    return frozenset(s for s in set(said) - held if s in question and not _displaced(s, said, quote))
+    return frozenset(s for s in kept - held if s in question and not _displaced(s, said, quote))
 
 
 # Words that open a sentence referring back to the one before it ("The event was held ...", "These ...").
