@@ -858,6 +858,10 @@ def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() ->
     beside = verdict("How long is the refund window for annual plans?", "The refund window for annual plans is 60 days.",
                      "The refund window for annual subscriptions is 60 days.")
     assert beside.label is not Label.STRICT
+    # nor a verb: the relation the question asks about is the quote's to state
+    related = verdict("Who played the singer in the film?", "Joaquin Phoenix played the singer in the film.",
+                      "The singer's songs in the film were recorded by Joaquin Phoenix.")
+    assert related.label is not Label.STRICT
     # nor a name's words: "Kim Jong-chul" is not "Kim Jong-il" because the question names him
     for quote in ("Kim Jong-suk is the wife of Kim Jong-il.", "Kim Jong-suk was the first wife."):
         named = verdict("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.", quote)

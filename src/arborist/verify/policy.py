@@ -30,7 +30,7 @@ from arborist.verify.lexicon import Lexicon, build_lexicon
 
 # The verifier's logic version: bumped when a check's code changes what it decides (history: CHANGELOG.md). Its
 # word tables need no bump: `rule_tables_digest` hashes them.
-POLICY_HASH_TAG = "arborist-verifier-policy/32"
+POLICY_HASH_TAG = "arborist-verifier-policy/33"
 
 
 class PolicyError(InputError, ValueError):

@@ -43,7 +43,7 @@ from arborist.verify.normalize import (
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
-from arborist.verify.reading import Finding, states
+from arborist.verify.reading import Finding, Text, states
 from arborist.verify.reasons import QUOTED, VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
 from arborist.verify.slots import asked_stems, fills, question_slot
@@ -264,7 +264,7 @@ def _verify_item(
     # judge's to read, not the word-overlap rule's
     # the question's own words the claim repeats and its quote lacks ("the *workspace* trash"), when the quote is on
     # the question's topic: the claim is then an answer restating its question (see `_echoed`)
-    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed)
+    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed, lex)
             if supports and item.quote else frozenset())
     overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy, echo)
     backs_claim = overlaps and (judge is None or restates)
@@ -488,15 +488,16 @@ def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list
     return [bool(entities_check(wide, [own])[0].passed) for wide, own, _ in supports]
 
 
-def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str]) -> frozenset[str]:
+def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str], lex: Lexicon) -> frozenset[str]:
     """The claim's content stems that its quote lacks and its `question` states, when the quote (in its `context`,
     see `_in_context`) holds at least half of the question's content stems; else none. "Deleted documents stay in
     the workspace trash for 21 days" over "Deleted documents stay in the trash for 21 days" for "How long do
     deleted documents stay in the workspace trash?" repeats the question's "workspace": what it adds to the quote
     is the question's own premise, which an on-topic quote answers as it would a bare "21 days" (the
-    `BARE_ANSWER` rule's bar). Never excused: a word standing where the quote has another ("the red light" over
-    "a blinking light", see `_displaced`), a part of the question's words alone (`_unstated_parts`), and names
-    and numbers (the names stage)."""
+    `BARE_ANSWER` rule's bar). Never excused: a verb (the relation the question asks about is the quote's to
+    state: "X played the singer" over "recorded by ... singer X"), a word standing where the quote has another
+    ("the red light" over "a blinking light", see `_displaced`), a part of the question's words alone
+    (`_unstated_parts`), and names and numbers (the names stage)."""
     if not quote or not question or len(content_stems(context) & question) * 2 < len(question):
         return frozenset()
     tokens = tokenise(claim)
@@ -507,7 +508,10 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     for before, tok in zip(tokens, tokens[1:], strict=False):  # "Jong-chul": a name goes on past a hyphen
         if id(before) in named and claim[before.end : tok.start] == "-":
             named.add(id(tok))
-    kept = {s for t, s in zip(tokens, said, strict=True) if s and not t.number and id(t) not in named}
+    read = Text.of(claim, lex)
+    verbs = {k for k in range(len(read.tokens)) if read.verb(k)}
+    kept = {s for k, (t, s) in enumerate(zip(tokens, said, strict=True))
+            if s and not t.number and id(t) not in named and k not in verbs}
     held = content_stems(quote)
     return frozenset(s for s in kept - held if s in question and not _displaced(s, said, quote))
 
