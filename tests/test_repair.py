@@ -23,7 +23,7 @@ from arborist.models.base import Completion, GenerationSettings
 from arborist.models.scripted import ScriptedProvider
 from arborist.policy.answer import AnswerPolicy, build_policy, governance_policy_hash
 from arborist.retrieval.search import SearchSettings
-from arborist.verify import Label, Reason, VerifierPolicy
+from arborist.verify import Label, Reason, VerifierPolicy, verify_answer
 
 DEMO = Path(__file__).resolve().parents[1] / "src" / "arborist" / "demo"
 QUESTION = "How long is the refund window for annual plans?"
@@ -381,3 +381,15 @@ def test_a_repaired_answer_is_not_served_under_another_verifier_policy(store: Co
     other = engine.query(store, QUESTION, pol, provider, RULES.model_copy(update={"question_terms_check": False}))
     assert not other.cache_hit and other.cache_rejected is not None and "another verifier policy" in other.cache_rejected
     assert len(provider.history) == 1 and len(provider.revision_history) == 1
+
+
+def test_a_bare_answer_is_told_its_quote_does_not_say_what_was_asked() -> None:
+    text = "The company's founder retired in 1990. Harlow Bridge was closed for repairs in 2019."
+    said = {"claims": [{"text": "Harlow Bridge", "evidence_ids": ["E1"], "quote": "Harlow Bridge was closed for repairs"}],
+            "abstained_requests": []}
+    v = verify_answer("Which bridge did the company's founder design before he retired?", "claim_lattice",
+                      [{"id": "E1", "title": "History", "text": text}], said)
+    assert Reason.BARE_ANSWER in v.claims[0].reasons
+    assert findings(v, said, [("E1", text)]) == [
+        'Claim 1 says "Harlow Bridge", but it is a bare answer, and its quote does not say what the question asks '
+        "about: quote the sentence that answers the question."]

@@ -285,7 +285,7 @@ _STAGE_FINDINGS: dict[str, str] = {
     "caps": "it cites too many blocks or a block that is not in the evidence",
 }
 _ANSWER_FINDINGS: dict[Reason, str] = {
-    Reason.SLOT_UNFILLED: "the question asks for a number or a date, and no claim states one",
+    Reason.SLOT_UNFILLED: "the question asks for a number, a date or a place, and no claim states one",
     Reason.OFF_TOPIC: "no claim answers the question that was asked",
     Reason.QUESTION_TERMS_ABSENT: "the claims leave out what the question names",
     Reason.SUBJECT_ABSENT: "the cited evidence does not mention what the question is about",
@@ -345,7 +345,10 @@ def findings(v: Verification, answer: dict[str, Any] | None = None,
             parts.append(f"its quote is not in {cited}, the block it cites; it is in {', '.join(holders)}")
         elif Reason.QUOTE_NOT_FOUND in cv.reasons:
             parts.append(f"its quote is not copied word for word from {cited}")
-        if lacking:
+        if Reason.BARE_ANSWER in cv.reasons:
+            parts.append("it is a bare answer, and its quote does not say what the question asks about: quote the "
+                         "sentence that answers the question")
+        elif lacking:
             names = [t.surface for t in tokenise(cv.text) if t.norm in lacking]
             has = _numbers(quote) if any(t.number for t in tokenise(cv.text) if t.norm in lacking) else []
             parts.append(f"its quote has no {', '.join(dict.fromkeys(names))}"
