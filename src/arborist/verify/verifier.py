@@ -289,12 +289,12 @@ def _verify_item(
                 notes.append(_part_note(parted))
     judged = score is not None and backs_claim
     if echo and backs_claim and not judged:
-        words = [t.surface for t, stem in zip(claim.tokens, token_stems(claim.tokens), strict=True) if stem in echo]
+        words = list(dict.fromkeys(t.surface for t, stem in zip(claim.tokens, token_stems(claim.tokens), strict=True)
+                                   if stem in echo))
         held = len(content_stems(_in_context(item.quote or "", cited, lex)) & presupposed)
-        notes.append(f"the claim's {', '.join(repr(w) for w in dict.fromkeys(words))} "
-                     f"{'is the question' + chr(39) + 's word' if len(set(words)) == 1 else 'are the question' + chr(39) + 's words'}, not its quote's; the quote "
-                     f"holds {held} of the question's {len(presupposed)} content words (an answer restating its "
-                     "question)")
+        whose = "is the question's word" if len(words) == 1 else "are the question's words"
+        notes.append(f"the claim's {', '.join(repr(w) for w in words)} {whose}, not its quote's; the quote holds "
+                     f"{held} of the question's {len(presupposed)} content words (an answer restating its question)")
     replaced = subject_replaced(text, item.quote) if backs_claim and mode != "quote" and item.quote else None
     swap: str | None = None  # another name or thing where the quote has one
     if replaced is not None:
