@@ -43,7 +43,7 @@ from arborist.verify.normalize import (
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
-from arborist.verify.reading import Finding, Text, states
+from arborist.verify.reading import AUXILIARIES, Finding, Text, states, subject_end
 from arborist.verify.reasons import QUOTED, VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
 from arborist.verify.slots import asked_stems, fills, question_slot
@@ -494,8 +494,9 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     the workspace trash for 21 days" over "Deleted documents stay in the trash for 21 days" for "How long do
     deleted documents stay in the workspace trash?" repeats the question's "workspace": what it adds to the quote
     is the question's own premise, which an on-topic quote answers as it would a bare "21 days" (the
-    `BARE_ANSWER` rule's bar). Never excused: a verb (the relation the question asks about is the quote's to
-    state: "X played the singer" over "recorded by ... singer X"), a word standing where the quote has another
+    `BARE_ANSWER` rule's bar). Never excused: the verb the claim asserts (the relation the question asks about is
+    the quote's to state: "X played the singer" over "recorded by ... singer X"; a verb of a description may be
+    the question's: "a contest called ..."), a word standing where the quote has another
     ("the red light" over "a blinking light", see `_displaced`), a part of the question's words alone
     (`_unstated_parts`), and names and numbers (the names stage)."""
     if not quote or not question or len(content_stems(context) & question) * 2 < len(question):
@@ -508,12 +509,23 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     for before, tok in zip(tokens, tokens[1:], strict=False):  # "Jong-chul": a name goes on past a hyphen
         if id(before) in named and claim[before.end : tok.start] == "-":
             named.add(id(tok))
-    read = Text.of(claim, lex)
-    verbs = {k for k in range(len(read.tokens)) if read.verb(k)}
+    verbs = _asserted(Text.of(claim, lex))
     kept = {s for k, (t, s) in enumerate(zip(tokens, said, strict=True))
             if s and not t.number and id(t) not in named and k not in verbs}
     held = content_stems(quote)
     return frozenset(s for s in kept - held if s in question and not _displaced(s, said, quote))
+
+
+def _asserted(text: Text) -> set[int]:
+    """The indexes of the verb a claim asserts: after its subject (`subject_end`), the past form there or the
+    word after its auxiliaries ("QuickBooks *sponsored* a contest called ...", "Business plans can *use* SAML");
+    every verb (`Text.verb`) where the subject cannot be told so simply."""
+    k = subject_end(text)
+    if k is None:
+        return {i for i in range(len(text.tokens)) if text.verb(i)}
+    while k + 1 < len(text.tokens) and text.tokens[k].norm in AUXILIARIES:
+        k += 1
+    return {k}
 
 
 # Words that open a sentence referring back to the one before it ("The event was held ...", "These ...").
