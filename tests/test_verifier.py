@@ -862,6 +862,10 @@ def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() ->
     related = verdict("Who played the singer in the film?", "Joaquin Phoenix played the singer in the film.",
                       "The singer's songs in the film were recorded by Joaquin Phoenix.")
     assert related.label is not Label.STRICT
+    # but a verb of the question's description may be the question's
+    described = verdict("Which company sponsored a contest called Big Game?", "QuickBooks sponsored a contest called Big Game.",
+                        "QuickBooks sponsored a Big Game contest for small firms.")
+    assert described.label is Label.STRICT, described.claims[0].reasons
     # nor a name's words: "Kim Jong-chul" is not "Kim Jong-il" because the question names him
     for quote in ("Kim Jong-suk is the wife of Kim Jong-il.", "Kim Jong-suk was the first wife."):
         named = verdict("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.", quote)
