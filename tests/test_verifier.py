@@ -833,52 +833,57 @@ def test_a_bare_answer_is_read_with_the_sentence_its_quote_refers_back_to() -> N
     assert alone.label is not Label.STRICT and Reason.BARE_ANSWER in alone.claims[0].reasons
 
 
-def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() -> None:
+def _restating(question: str, claim: str, quote: str) -> Verification:
     judge = PairJudge(JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=0.85), {}, 0.0)
+    ev = [{"id": "E1", "title": "Help centre", "text": f"Admins manage the workspace. {quote} Ask support."}]
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    return verify_answer(question, "claim_lattice", ev, answer, judge=judge)
 
-    def verdict(question: str, claim: str, quote: str) -> Verification:
-        ev = [{"id": "E1", "title": "Help centre", "text": f"Admins manage the workspace. {quote} Ask support."}]
-        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
-        return verify_answer(question, "claim_lattice", ev, answer, judge=judge)
 
-    quote = "Deleted documents stay in the trash for 21 days, during which any admin can restore them."
-    echoed = verdict("How long do deleted documents stay in the workspace trash?",
-                     "Deleted documents stay in the workspace trash for 21 days.", quote)
+TRASH = "Deleted documents stay in the trash for 21 days, during which any admin can restore them."
+
+
+def test_an_answer_restating_its_question_is_read_as_the_question_s_premise() -> None:
+    echoed = _restating("How long do deleted documents stay in the workspace trash?",
+                        "Deleted documents stay in the workspace trash for 21 days.", TRASH)
     assert echoed.label is Label.STRICT and echoed.basis == "quoted", echoed.claims[0].reasons
     assert "the claim's 'workspace' is the question's word" in echoed.claims[0].notes[-1]
-    # a yes/no question asks about its words: they are not given
-    asked = verdict("Do deleted documents stay in the workspace trash for 21 days?",
-                    "Deleted documents stay in the workspace trash for 21 days.", quote)
-    assert asked.label is not Label.STRICT
-    # a word standing where the quote has another is never the question's premise
-    displaced = verdict("What does the red light on the router mean?", "The red light on the router means the link failed.",
-                        "A blinking light on the router means the link failed.")
-    assert displaced.label is not Label.STRICT
-    # ... on either side: "annual plans" where the quote says "annual subscriptions"
-    beside = verdict("How long is the refund window for annual plans?", "The refund window for annual plans is 60 days.",
-                     "The refund window for annual subscriptions is 60 days.")
-    assert beside.label is not Label.STRICT
-    # nor a verb: the relation the question asks about is the quote's to state
-    related = verdict("Who played the singer in the film?", "Joaquin Phoenix played the singer in the film.",
-                      "The singer's songs in the film were recorded by Joaquin Phoenix.")
-    assert related.label is not Label.STRICT
-    # but a verb of the question's description may be the question's
-    described = verdict("Which company sponsored a contest called Big Game?", "QuickBooks sponsored a contest called Big Game.",
-                        "QuickBooks sponsored a Big Game contest for small firms.")
+    # a verb of the question's description may be the question's
+    described = _restating("Which company sponsored a contest called Big Game?",
+                           "QuickBooks sponsored a contest called Big Game.",
+                           "QuickBooks sponsored a Big Game contest for small firms.")
     assert described.label is Label.STRICT, described.claims[0].reasons
-    # nor a name's words: "Kim Jong-chul" is not "Kim Jong-il" because the question names him
-    for quote in ("Kim Jong-suk is the wife of Kim Jong-il.", "Kim Jong-suk was the first wife."):
-        named = verdict("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.", quote)
-        assert named.label is not Label.STRICT, quote
-    # nor is a part of the claim made of the question's words alone
-    part = verdict("How many deaths did the vaccine prevent in children?", "The vaccine prevented 300 deaths in children.",
-                   "The vaccine prevented 300 deaths in adults.")
-    assert part.label is not Label.STRICT
-    # nor a quote on another topic: it must hold half of the question's content words
-    off = verdict("How long do deleted documents stay in the workspace trash?",
-                  "Deleted documents stay in the workspace trash for 21 days.",
-                  "Archived files stay for 21 days, during which any admin can restore them.")
-    assert off.label is not Label.STRICT
+
+
+@pytest.mark.parametrize(
+    ("question", "claim", "quote"),
+    [
+        # a yes/no question asks about its words: they are not given
+        ("Do deleted documents stay in the workspace trash for 21 days?",
+         "Deleted documents stay in the workspace trash for 21 days.", TRASH),
+        # a word standing where the quote has another, after it or before it
+        ("What does the red light on the router mean?", "The red light on the router means the link failed.",
+         "A blinking light on the router means the link failed."),
+        ("How long is the refund window for annual plans?", "The refund window for annual plans is 60 days.",
+         "The refund window for annual subscriptions is 60 days."),
+        # the verb the claim asserts: the relation asked is the quote's to state
+        ("Who played the singer in the film?", "Joaquin Phoenix played the singer in the film.",
+         "The singer's songs in the film were recorded by Joaquin Phoenix."),
+        # a name's words, past a hyphen too
+        ("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.",
+         "Kim Jong-suk is the wife of Kim Jong-il."),
+        ("Who is the wife of Kim Jong-chul?", "Kim Jong-suk is the wife of Kim Jong-chul.", "Kim Jong-suk was the first wife."),
+        # a part of the claim made of the question's words alone
+        ("How many deaths did the vaccine prevent in children?", "The vaccine prevented 300 deaths in children.",
+         "The vaccine prevented 300 deaths in adults."),
+        # a quote on another topic: it must hold half of the question's content words
+        ("How long do deleted documents stay in the workspace trash?",
+         "Deleted documents stay in the workspace trash for 21 days.",
+         "Archived files stay for 21 days, during which any admin can restore them."),
+    ],
+)
+def test_what_a_question_never_supplies_to_its_answer(question: str, claim: str, quote: str) -> None:
+    assert _restating(question, claim, quote).label is not Label.STRICT
 
 
 def test_rule_11_an_answer_about_something_else_is_not_strict() -> None:
