@@ -4,8 +4,10 @@ Usage:
   PYTHONPATH=src:bench .venv/bin/python bench/judged_basis.py [--sets scifact,handwritten] [--stride 3]
       [--controls hypothesis_only:0.1,contradiction:0.5,states:0.5] [--json FILE]
 
-Every pair is verified, in one run, by each arm:
+Every pair is verified, in one run, by each arm (`--arms` picks some):
 - rules: `--entailment none` (the rules alone);
+- refusing: the rules on the judge's path, a judge that refuses every claim (no model call): its STRICT are the
+  claims the rules verify where a judge is present, which is how a rule change on that path is measured;
 - judge: the default judge (its threshold, no control), `judged_claims` strict;
 - judge, judged_claims hybrid: the same scores, a judged claim carrying an answer to HYBRID at most;
 - judge + KIND@T: the default judge held to a control (`arborist.entailment.control`) at threshold T.
@@ -111,13 +113,30 @@ def measure(items: list[dict[str, Any]], good: str, arm: Arm, cache: JudgeCache)
     return f
 
 
-def arms(policy: VerifierPolicy, controls: list[tuple[str, float]], cache: JudgeCache) -> list[Arm]:
-    """rules, the default judge (strict and hybrid), and the default judge held to each control."""
+class Refusing:
+    """The default judge's spec, refusing every claim without a model call: what the rules verify on the judge's
+    path (where restating a quote means every content word of the claim, not the rules-only 0.6)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+
+    def score(self, premise: str, hypothesis: str) -> float:
+        return 0.0
+
+
+ARMS = ("rules", "refusing", "judge", "hybrid", "controls")
+
+
+def arms(policy: VerifierPolicy, controls: list[tuple[str, float]], cache: JudgeCache,
+         wanted: tuple[str, ...] = ARMS) -> list[Arm]:
+    """rules, the rules on the judge's path (`Refusing`), the default judge (strict and hybrid), and the default
+    judge held to each control; only the `wanted` ones."""
     base = spec_for("local")
     if base is None:
         raise SystemExit("no default judge")
     judge = load_judge(base, cache=cache)
     out = [Arm("rules (entailment none)", None, policy),
+           Arm("rules on the judge's path (a judge refusing every claim)", Refusing(base), policy),
            Arm(f"judge at {base.threshold:g}", judge, policy),
            Arm(f"judge at {base.threshold:g}, judged_claims hybrid", judge,
                policy.model_copy(update={"judged_claims": "hybrid"}))]
@@ -126,7 +145,8 @@ def arms(policy: VerifierPolicy, controls: list[tuple[str, float]], cache: Judge
         if spec is None:
             raise SystemExit("no default judge")
         out.append(Arm(f"judge + {kind} at {threshold:g}", load_judge(spec, cache=cache), policy))
-    return out
+    keys = ["rules", "refusing", "judge", "hybrid"] + ["controls"] * len(controls)
+    return [arm for arm, key in zip(out, keys, strict=True) if key in wanted]
 
 
 def cell(value: float | None) -> str:
@@ -149,6 +169,7 @@ def main() -> None:
                     help="the controls measured, KIND:THRESHOLD, comma-separated")
     ap.add_argument("--verifier", action="append", default=[], metavar="KEY=VALUE",
                     help="verifier-policy override (repeatable)")
+    ap.add_argument("--arms", default=",".join(ARMS), help=f"comma-separated, of {', '.join(ARMS)} (default: all)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     names = [n.strip() for n in args.sets.split(",") if n.strip()]
@@ -158,7 +179,10 @@ def main() -> None:
     controls = [(k, float(t)) for k, t in (c.split(":") for c in args.controls.split(",") if c)]
     policy = verifier_policy(ap, args.verifier)
     cache = JudgeCache()
-    measured = arms(policy, controls, cache)
+    wanted = tuple(a.strip() for a in args.arms.split(",") if a.strip())
+    if bad := [a for a in wanted if a not in ARMS]:
+        ap.error(f"unknown arm(s) {', '.join(bad)}; valid: {', '.join(ARMS)}")
+    measured = arms(policy, controls, cache, wanted)
     out: dict[str, Any] = {}
     for name in names:
         items, good = load_set(name, args.stride)

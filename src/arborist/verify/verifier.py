@@ -585,7 +585,7 @@ def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], name
             # a passing window agrees with the claim on negation: the stems it misses are the ones it does not hold
             # a one-sentence quote is read whole: its words are the model's own choice of support, not a window
             # a search cut from a chunk ("A new annual subscription ... can be refunded ... within 30 days")
-            whole = own.stem_set if len(set(own.sentence_of)) == 1 else frozenset()
+            whole = own.text_stems if len(set(own.sentence_of)) == 1 else frozenset()  # not the title's words
             covered = len(wide.stems) - len([m for m in paraphrase.missing if m not in echo and m not in whole])
             overlaps = True
             restates = covered / len(wide.stems) >= policy.judged_restatement_threshold
