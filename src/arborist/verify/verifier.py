@@ -43,7 +43,7 @@ from arborist.verify.normalize import (
 from arborist.verify.parts import unstated_coordinates, unstated_parts, unstated_reporter
 from arborist.verify.policy import PolicyError, VerifierPolicy, load_policy, verifier_policy_hash
 from arborist.verify.quantifier import Quantifier, classify_quantifier
-from arborist.verify.reading import AUXILIARIES, Finding, Text, states, subject_end
+from arborist.verify.reading import DETERMINERS, Finding, Text, past_form, states
 from arborist.verify.reasons import QUOTED, VERIFIED, AuditMode, Label, Reason, Verdict
 from arborist.verify.schema import Evidence, Item, check_mode, check_question, parse_answer, parse_evidence
 from arborist.verify.slots import asked_stems, fills, question_slot
@@ -196,10 +196,11 @@ def reanchor(item: Item, prepared: dict[str, Prepared], max_ids: int) -> Item:
 def _verify_item(
     item: Item, mode: str, prepared: dict[str, Prepared], policy: VerifierPolicy, lex: Lexicon,
     question_stems: frozenset[str] = frozenset(), cited_as: list[str] | None = None, judge: Judge | None = None,
-    presupposed: frozenset[str] = frozenset(),
+    presupposed: frozenset[str] = frozenset(), question: str = "",
 ) -> ClaimVerification:
     """One claim's verdict. `question_stems`: the question's content stems; `presupposed`: the same when the
-    question asks for a value (a wh-question takes its words as given; a yes/no question asks about them)."""
+    question (`question`) asks for a value (a wh-question takes its words as given; a yes/no question asks about
+    them)."""
     ids = list(dict.fromkeys(item.evidence_ids))
     cited = [prepared[i] for i in ids if i in prepared]
     unknown = [i for i in ids if i not in prepared]
@@ -262,9 +263,9 @@ def _verify_item(
     named = _quote_names(supports)
     # with a judge, restating means every content word: a claim that says part of its quote in other words is the
     # judge's to read, not the word-overlap rule's
-    # the question's own words the claim repeats and its quote lacks ("the *workspace* trash"), when the quote is on
+    # the question's own words the claim repeats and its quote lacks ("the refund *window*"), when the quote is on
     # the question's topic: the claim is then an answer restating its question (see `_echoed`)
-    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed, lex)
+    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed, lex, question)
             if supports and item.quote else frozenset())
     overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy, echo)
     backs_claim = overlaps and (judge is None or restates)
@@ -488,17 +489,17 @@ def _quote_names(supports: list[tuple[Claim, Prepared, dict[str, str]]]) -> list
     return [bool(entities_check(wide, [own])[0].passed) for wide, own, _ in supports]
 
 
-def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str], lex: Lexicon) -> frozenset[str]:
+def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str], lex: Lexicon,
+            question_text: str = "") -> frozenset[str]:
     """The claim's content stems that its quote lacks and its `question` states, when the quote (in its `context`,
-    see `_in_context`) holds at least half of the question's content stems; else none. "Deleted documents stay in
-    the workspace trash for 21 days" over "Deleted documents stay in the trash for 21 days" for "How long do
-    deleted documents stay in the workspace trash?" repeats the question's "workspace": what it adds to the quote
-    is the question's own premise, which an on-topic quote answers as it would a bare "21 days" (the
-    `BARE_ANSWER` rule's bar). Never excused: the verb the claim asserts (the relation the question asks about is
-    the quote's to state: "X played the singer" over "recorded by ... singer X"; a verb of a description may be
-    the question's: "a contest called ..."), a word standing where the quote has another
-    ("the red light" over "a blinking light", see `_displaced`), a part of the question's words alone
-    (`_unstated_parts`), and names and numbers (the names stage)."""
+    see `_in_context`) holds at least half of the question's content stems; else none. "The refund window for
+    annual plans is 30 days" over "A new annual subscription ... can be refunded in full if the customer asks
+    within 30 days ..." for "How long is the refund window for annual plans?" repeats the question's "window":
+    what it adds to the quote is the question's own premise, which an on-topic quote answers as it would a bare
+    "30 days" (the `BARE_ANSWER` rule's bar). Only a premise word may be taken (see `_premise_word`: never a word
+    that narrows another, nor the verb the claim asserts); never a word standing where the quote has another ("the
+    red light" over "a blinking light", see `_displaced`), a part of the question's words alone
+    (`_unstated_parts`), or a name's words and numbers (the names stage)."""
     if not quote or not question or len(content_stems(context) & question) * 2 < len(question):
         return frozenset()
     tokens = tokenise(claim)
@@ -509,23 +510,41 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     for before, tok in zip(tokens, tokens[1:], strict=False):  # "Jong-chul": a name goes on past a hyphen
         if id(before) in named and claim[before.end : tok.start] == "-":
             named.add(id(tok))
-    verbs = _asserted(Text.of(claim, lex))
+    read = Text.of(claim, lex)
+    asked = [t.norm for t in tokenise(question_text)]
     kept = {s for k, (t, s) in enumerate(zip(tokens, said, strict=True))
-            if s and not t.number and id(t) not in named and k not in verbs}
+            if s and not t.number and id(t) not in named and _premise_word(read, k, asked)}
     held = content_stems(quote)
     return frozenset(s for s in kept - held if s in question and not _displaced(s, said, quote))
 
 
-def _asserted(text: Text) -> set[int]:
-    """The indexes of the verb a claim asserts: after its subject (`subject_end`), the past form there or the
-    word after its auxiliaries ("QuickBooks *sponsored* a contest called ...", "Business plans can *use* SAML");
-    every verb (`Text.verb`) where the subject cannot be told so simply."""
-    k = subject_end(text)
-    if k is None:
-        return {i for i in range(len(text.tokens)) if text.verb(i)}
-    while k + 1 < len(text.tokens) and text.tokens[k].norm in AUXILIARIES:
-        k += 1
-    return {k}
+def _premise_word(read: Text, k: int, asked: list[str]) -> bool:
+    """Whether the claim's token `k` may be taken from its question: a head word ("the refund *window* for ...",
+    "the Enterprise *plan* requires ..."), or a verb of a description the question says the same way ("a contest
+    *called* ..." for "... a contest called ..."). Never a verb the claim asserts, nor a word that narrows another:
+    one before a noun ("the *north* runway", "the *maximum* daily dose", "*unpaid* leave") or an adverb
+    ("*annually*"), which may pick another thing than the one its quote speaks of."""
+    tok = read.tokens[k]
+    if read.verb(k):
+        before = read.tokens[k - 1].norm if k else ""
+        described = (k > 1 and past_form(tok.norm) and read.stems[k - 1] is not None and not read.verb(k - 1)
+                     and read.tokens[k - 2].norm in DETERMINERS  # "a contest called", not "the former employee brought"
+                     and any(asked[i : i + 2] == [before, tok.norm] for i in range(len(asked) - 1)))
+        return described
+    if tok.norm.endswith("ly"):
+        return False
+    nxt = k + 1
+    return not (nxt < len(read.tokens) and read.stems[nxt] is not None and not _acts(read, nxt))
+
+
+def _acts(read: Text, k: int) -> bool:
+    """Whether token `k` is a verb that follows its subject: a past form, or a verb (`Text.verb`) before a
+    determiner or a number ("the Enterprise plan *requires* a minimum"); a plural noun otherwise ("rural
+    *households* have", "300 stolen *cars*"), which `Text.verb`'s -s rule alone cannot tell."""
+    if not read.verb(k):
+        return False
+    after = read.tokens[k + 1] if k + 1 < len(read.tokens) else None
+    return past_form(read.tokens[k].norm) or (after is not None and (after.number or after.norm in DETERMINERS))
 
 
 # Words that open a sentence referring back to the one before it ("The event was held ...", "These ...").
@@ -570,6 +589,26 @@ def _displaced(stem: str, said: list[str | None], quote: str) -> bool:
     return False
 
 
+# Words that open a clause about something else than the one before: a relative clause ("..., which hosts the
+# festival") or a contrast ("..., while the new hospital treats children").
+_CLAUSE_OPENERS = frozenset("which who whom whose while whereas although though but unlike".split())
+
+
+def _clause_read(quote: Prepared, stems: frozenset[str]) -> frozenset[str]:
+    """The stems of the one clause of a one-sentence quote that holds most of the claim's `stems`, the quote cut
+    at `_CLAUSE_OPENERS` (for a claim of one clause): its words are the model's own choice of support, not a window a search cut from a chunk
+    ("A new annual subscription ... can be refunded ... within 30 days"), but a claim's words spread over a clause
+    that speaks of something else ("The clinic ... treats adults, while the new hospital treats children") are
+    not one statement. Its own words, never its block's title."""
+    clauses: list[set[str]] = [set()]
+    for tok, stem in zip(quote.tokens, quote.stems, strict=True):
+        if tok.norm in _CLAUSE_OPENERS:
+            clauses.append(set())
+        elif stem:
+            clauses[-1].add(stem)
+    return frozenset(max(clauses, key=lambda held: len(held & stems)))
+
+
 def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
                     policy: VerifierPolicy, echo: frozenset[str] = frozenset()) -> tuple[bool, bool]:
     """Whether the quote alone (`supports`: see `_quote_support`, one per cited chunk) holds the claim's names
@@ -583,10 +622,12 @@ def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], name
         paraphrase, _ = paraphrase_check(wide, [own], policy.paraphrase_window_factor, policy.paraphrase_threshold)
         if paraphrase.passed:
             # a passing window agrees with the claim on negation: the stems it misses are the ones it does not hold
-            # a one-sentence quote is read whole: its words are the model's own choice of support, not a window
-            # a search cut from a chunk ("A new annual subscription ... can be refunded ... within 30 days")
-            whole = own.text_stems if len(set(own.sentence_of)) == 1 else frozenset()  # not the title's words
-            covered = len(wide.stems) - len([m for m in paraphrase.missing if m not in echo and m not in whole])
+            # a one-sentence quote is read whole, clause by clause (see `_clause_read`)
+            unheld = [m for m in paraphrase.missing if m not in echo]
+            if len(set(own.sentence_of)) == 1 and not any(t.norm in _CLAUSE_OPENERS for t in wide.tokens):
+                clause = _clause_read(own, wide.stems)
+                unheld = min(unheld, [m for m in wide.stems if m not in clause and m not in echo], key=len)
+            covered = len(wide.stems) - len(unheld)
             overlaps = True
             restates = covered / len(wide.stems) >= policy.judged_restatement_threshold
             if restates:
@@ -727,13 +768,13 @@ def verify_answer(
     claims: list[ClaimVerification] = []
     items: list[Item] = []  # each claim as judged: as given, or re-anchored when only that verifies it
     for given in parsed.items:
-        claim = _verify_item(given, mode, prepared, policy, lex, subject, judge=judge, presupposed=asked_as)
+        claim = _verify_item(given, mode, prepared, policy, lex, subject, judge=judge, presupposed=asked_as, question=question)
         # only a claim its citation leaves unverified is looked for elsewhere (a verified one keeps its ids)
         moved = reanchor(given, prepared, policy.max_evidence_ids) if (
             policy.reanchor_quotes and claim.verdict not in VERIFIED) else given
         if moved is not given:
             second = _verify_item(moved, mode, prepared, policy, lex, subject, cited_as=given.evidence_ids, judge=judge,
-                                  presupposed=asked_as)
+                                  presupposed=asked_as, question=question)
             if second.verdict in VERIFIED:
                 claim, given = second, moved
         claims.append(claim)
@@ -742,7 +783,7 @@ def verify_answer(
     def still_verified(item: Item, evidence: Iterable[Evidence]) -> bool:
         again = {ev.id: prepared[ev.id] if prepared[ev.id].ev is ev else Prepared.of(ev, lex.negators)
                  for ev in evidence}
-        return _verify_item(item, mode, again, policy, lex, subject, judge=judge, presupposed=asked_as).verdict in VERIFIED
+        return _verify_item(item, mode, again, policy, lex, subject, judge=judge, presupposed=asked_as, question=question).verdict in VERIFIED
 
     instruction = instruction_guard([c.ev for c in chunks], items, [c.verdict in VERIFIED for c in claims],
                                     policy.instruction_patterns, still_verified)
