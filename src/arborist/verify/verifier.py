@@ -606,7 +606,7 @@ def _clause_read(quote: Prepared, stems: frozenset[str]) -> frozenset[str]:
             clauses.append(set())
         elif stem:
             clauses[-1].add(stem)
-    return frozenset(max(clauses, key=lambda held: len(held & stems)))
+    return frozenset(max(clauses, key=lambda held: len(stems & held)))
 
 
 def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
