@@ -606,7 +606,8 @@ def _clause_read(quote: Prepared, stems: frozenset[str]) -> frozenset[str]:
             clauses.append(set())
         elif stem:
             clauses[-1].add(stem)
-    return frozenset(max(clauses, key=lambda held: len(stems & held)))
+    best = max(range(len(clauses)), key=lambda k: len(stems & clauses[k]))
+    return frozenset(clauses[best])
 
 
 def _quote_restates(supports: list[tuple[Claim, Prepared, dict[str, str]]], named: list[bool],
