@@ -1141,3 +1141,20 @@ def test_rule_13_never_withholds_a_strict_answer() -> None:
             "abstained_requests": []}
     v = verify_answer(SAXBY, "claim_lattice", NEARBY, said, VerifierPolicy(question_terms_check=False), WEIGHTS)
     assert v.label is Label.STRICT and v.answerability is not None and not v.answerability.answers
+
+
+def test_an_irregular_verb_form_is_its_verb() -> None:
+    text = "Manning finished the year throwing for 2,249 yards and nine touchdowns."
+    ev = [{"id": "E1", "title": "Peyton Manning", "text": text}]
+
+    def label(claim: str) -> Label:
+        answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": text}], "abstained_requests": []}
+        return _restating_judge_label(ev, answer)
+
+    assert label("Manning threw for 2,249 yards.") is Label.STRICT  # "threw" is "throw", as "throwing" is
+    assert label("Manning founded 2,249 yards.") is not Label.STRICT  # "founded" is not "found" (find)
+
+
+def _restating_judge_label(ev: list[dict[str, str]], answer: dict[str, object]) -> Label:
+    judge = PairJudge(JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=0.85), {}, 0.0)
+    return verify_answer("How many yards did Manning throw?", "claim_lattice", ev, answer, judge=judge).label

@@ -10,7 +10,7 @@ import math
 import re
 from bisect import bisect_left
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import accumulate
@@ -18,7 +18,7 @@ from itertools import accumulate
 from pydantic import BaseModel
 
 from arborist.text import sentence_bounds, stem_all
-from arborist.verify.lexicon import DEMONYMS
+from arborist.verify.lexicon import DEMONYMS, IRREGULAR_VERBS
 from arborist.verify.normalize import (
     NEGATORS,
     QUOTE_CHARS,
@@ -94,10 +94,12 @@ class Prepared:
             negators=negators,
         )
 
-    def align_stems(self, wanted: frozenset[str]) -> None:
+    def align_stems(self, wanted: frozenset[str], forms: Mapping[str, str] | None = None) -> None:
         """Read a stem as a wanted one when the two differ only in their last letters (see `same_stem`):
-        Snowball leaves "apoptosis"/"apoptotic" and "induce"/"induction" apart."""
-        mapped = [s if s is None or s in wanted else next((w for w in wanted if same_stem(s, w)), s)
+        Snowball leaves "apoptosis"/"apoptotic" and "induce"/"induction" apart. `forms`: a verb's base stem ->
+        the wanted stem of its irregular form ("throw" -> "threw", see `irregular_forms`), which no letters join."""
+        forms = forms or {}
+        mapped = [s if s is None or s in wanted else forms.get(s) or next((w for w in wanted if same_stem(s, w)), s)
                   for s in self.stems]
         self.stems = mapped
         self.text_stems = frozenset(s for s in mapped if s)
@@ -123,6 +125,18 @@ class Prepared:
 
 SAME_STEM_PREFIX = 5
 SAME_STEM_TAIL = 2
+
+
+def irregular_forms(tokens: list[Token]) -> dict[str, str]:
+    """The base stem of each irregular verb form among `tokens`, as written ("threw", "sold", "built"; not
+    "founded", whose stem "found" the table would read as "find"), to its own stem: what a text that says the
+    verb in another form ("throwing", "sells") holds (`lexicon.IRREGULAR_VERBS`)."""
+    out: dict[str, str] = {}
+    for tok, stem in zip(tokens, token_stems(tokens), strict=True):
+        base = IRREGULAR_VERBS.get(tok.norm)
+        if stem and base and stem == tok.norm:
+            out[stem_all([base])[0]] = stem
+    return out
 
 
 def same_stem(a: str, b: str) -> bool:

@@ -24,6 +24,7 @@ from arborist.verify.checks import (
     Disagreement,
     Prepared,
     entities_check,
+    irregular_forms,
     paraphrase_check,
     quote_check,
     same_stem,
@@ -452,7 +453,7 @@ def _quote_support(claim: Claim, quote: str, chunk: Prepared, lex: Lexicon) -> t
     refers = any(t.norm in lex.anaphors for t in quoted_tokens)
     title = chunk.ev.title if refers and not dropped else ""
     own = Prepared.of(Evidence(id=chunk.ev.id, title=title, text=quoted), lex.negators)
-    own.align_stems(wide.stems)
+    own.align_stems(wide.stems, irregular_forms(wide.tokens))
     return wide, own, defs
 
 
