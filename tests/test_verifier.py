@@ -1158,3 +1158,15 @@ def test_an_irregular_verb_form_is_its_verb() -> None:
 def _restating_judge_label(ev: list[dict[str, str]], answer: dict[str, object]) -> Label:
     judge = PairJudge(JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=0.85), {}, 0.0)
     return verify_answer("How many yards did Manning throw?", "claim_lattice", ev, answer, judge=judge).label
+
+
+def test_a_claim_longer_than_the_verifier_reads_restates_nothing_from_its_question() -> None:
+    from arborist.verify.reading import MAX_TOKENS
+
+    claim = "The refund window for annual plans is 30 days " + "and more words here " * (MAX_TOKENS // 4 + 5)
+    quote = "A new annual subscription can be refunded within 30 days."
+    answer = {"claims": [{"text": claim, "evidence_ids": ["E1"], "quote": quote}], "abstained_requests": []}
+    judge = PairJudge(JudgeSpec(kind="local", model="table", sha256="1" * 64, threshold=0.85), {}, 0.0)
+    v = verify_answer("How long is the refund window for annual plans?", "claim_lattice",
+                      [{"id": "E1", "title": "Refunds", "text": quote}], answer, judge=judge)
+    assert v.label is not Label.STRICT

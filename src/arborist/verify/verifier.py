@@ -525,6 +525,8 @@ def _premise_word(read: Text, k: int, asked: list[str]) -> bool:
     *called* ..." for "... a contest called ..."). Never a verb the claim asserts, nor a word that narrows another:
     one before a noun ("the *north* runway", "the *maximum* daily dose", "*unpaid* leave") or an adverb
     ("*annually*"), which may pick another thing than the one its quote speaks of."""
+    if k >= len(read.tokens):  # past what `Text` reads of a very long claim
+        return False
     tok = read.tokens[k]
     if read.verb(k):
         before = read.tokens[k - 1].norm if k else ""
