@@ -20,8 +20,10 @@ REACH = 8
 def _changes(text: Text, lex: Lexicon) -> list[tuple[str, str, int, int]]:
     """Each "from <number> to <number>" of `text` that a change word governs: (first value, second value, index
     of the change word, index of the second number)."""
-    amount = frozenset().union(*(p.up | p.down for p in lex.pairs if p.name == "amount"))
     tokens = text.tokens
+    if not any(tok.norm == "from" for tok in tokens):  # most texts: the change words are not gathered
+        return []
+    amount = frozenset().union(*(p.up | p.down for p in lex.pairs if p.name == "amount"))
     out = []
     for k, tok in enumerate(tokens):
         if tok.norm != "from":

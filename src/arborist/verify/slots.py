@@ -14,6 +14,7 @@ import re
 from enum import StrEnum
 
 from arborist.verify.normalize import content_stems, normalise, tokenise
+from arborist.verify.reading import DETERMINERS
 
 
 class Slot(StrEnum):
@@ -37,7 +38,7 @@ PLACE_PREPOSITIONS = frozenset(
     "in at on inside within near into onto across throughout outside beneath under behind beside between along "
     "among around above below from".split()
 )
-_DETERMINERS = frozenset("the a an this that these those its their his her our your my some each every".split())
+_DETERMINERS = DETERMINERS | frozenset("some each every".split())
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million "

@@ -36,6 +36,7 @@ from arborist.verify.names import read_short, short_names, short_note
 from arborist.verify.normalize import (
     VERIFIER_READING,
     content_stems,
+    in_a_row,
     is_decade,
     name_tokens,
     token_stems,
@@ -266,8 +267,9 @@ def _verify_item(
     # judge's to read, not the word-overlap rule's
     # the question's own words the claim repeats and its quote lacks ("the refund *window*"), when the quote is on
     # the question's topic: the claim is then an answer restating its question (see `_echoed`)
-    echo = (_echoed(text, item.quote, _in_context(item.quote, cited, lex), presupposed, lex, question)
-            if supports and item.quote else frozenset())
+    # the quote as the question is read against it, with the sentence it refers back to (see `_in_context`)
+    context = _in_context(item.quote, cited, lex) if item.quote is not None else ""
+    echo = _echoed(text, item.quote, context, presupposed, lex, question) if supports and item.quote else frozenset()
     overlaps, restates = (True, True) if mode == "quote" else _quote_restates(supports, named, policy, echo)
     backs_claim = overlaps and (judge is None or restates)
     # restated word for word but for a part its quote may state in other words: the judge's to read, where there is one
@@ -293,7 +295,7 @@ def _verify_item(
     if echo and backs_claim and not judged:
         words = list(dict.fromkeys(t.surface for t, stem in zip(claim.tokens, token_stems(claim.tokens), strict=True)
                                    if stem in echo))
-        held = len(content_stems(_in_context(item.quote or "", cited, lex)) & presupposed)
+        held = len(content_stems(context) & presupposed)
         whose = "is the question's word" if len(words) == 1 else "are the question's words"
         notes.append(f"the claim's {', '.join(repr(w) for w in words)} {whose}, not its quote's; the quote holds "
                      f"{held} of the question's {len(presupposed)} content words (an answer restating its question)")
@@ -352,8 +354,7 @@ def _verify_item(
     # A bare answer asserts nothing on its own: any evidence that holds its words "carries" it.
     bare = short and bool(question_stems)
     asked = question_stems - claim.stems
-    on_topic = not bare or (item.quote is not None
-                            and len(content_stems(_in_context(item.quote, cited, lex)) & asked) * 2 >= len(asked) > 0)
+    on_topic = not bare or (item.quote is not None and len(content_stems(context) & asked) * 2 >= len(asked) > 0)
     if bare and not on_topic:
         failures.append(Reason.BARE_ANSWER)
         notes.append("a bare answer is verified only by a quote that holds it and at least half of the question's "
@@ -515,8 +516,9 @@ def _echoed(claim: str, quote: str | None, context: str, question: frozenset[str
     asked = [t.norm for t in tokenise(question_text)]
     kept = {s for k, (t, s) in enumerate(zip(tokens, said, strict=True))
             if s and not t.number and id(t) not in named and _premise_word(read, k, asked)}
-    held = content_stems(quote)
-    return frozenset(s for s in kept - held if s in question and not _displaced(s, said, quote))
+    theirs = token_stems(tokenise(quote))
+    held = {s for s in theirs if s}
+    return frozenset(s for s in kept - held if s in question and not _displaced(s, said, theirs))
 
 
 def _premise_word(read: Text, k: int, asked: list[str]) -> bool:
@@ -532,7 +534,7 @@ def _premise_word(read: Text, k: int, asked: list[str]) -> bool:
         before = read.tokens[k - 1].norm if k else ""
         described = (k > 1 and past_form(tok.norm) and read.stems[k - 1] is not None and not read.verb(k - 1)
                      and read.tokens[k - 2].norm in DETERMINERS  # "a contest called", not "the former employee brought"
-                     and any(asked[i : i + 2] == [before, tok.norm] for i in range(len(asked) - 1)))
+                     and in_a_row([before, tok.norm], asked))
         return described
     if tok.norm.endswith("ly"):
         return False
@@ -573,11 +575,10 @@ def _in_context(quote: str, cited: list[Prepared], lex: Lexicon) -> str:
     return quote
 
 
-def _displaced(stem: str, said: list[str | None], quote: str) -> bool:
+def _displaced(stem: str, said: list[str | None], theirs: list[str | None]) -> bool:
     """Whether a word the claim says (`stem`, among the claim's token stems `said`) stands beside a word that the
-    quote holds with another content word on that side: the claim's "red light" where the quote says "blinking
-    light", its "annual plans" where the quote says "annual subscriptions"."""
-    theirs = token_stems(tokenise(quote))
+    quote (its token stems `theirs`) holds with another content word on that side: the claim's "red light" where
+    the quote says "blinking light", its "annual plans" where the quote says "annual subscriptions"."""
     for k, s in enumerate(said):
         if s != stem:
             continue
@@ -877,9 +878,12 @@ def verify_answer(
         # A pointer-mode answer quotes nothing: the chunks it cites are the words it rests on.
         # a bare answer says what its quote says, and a quote that refers back what the sentence before it names
         # (see `_in_context`); a statement says what its own words say
-        said = [text for item in items for text in (item.text, item.quote and _in_context(
-            item.quote, [prepared[i] for i in item.evidence_ids if i in prepared], lex) if _bare(item.text)
-            else item.quote) if text]
+        said = []
+        for item in items:
+            quote = item.quote
+            if quote and _bare(item.text):
+                quote = _in_context(quote, [prepared[i] for i in item.evidence_ids if i in prepared], lex)
+            said += [text for text in (item.text, quote) if text]
         if mode == "claim_lattice_pointer":
             said += [c.ev.text for c in cited]
         absent = _question_terms_absent(question, cited, said)
